@@ -1,0 +1,25 @@
+// Rebuilds dist/ when it is missing or older than any TypeScript source, so `npm start`
+// works right after `npm install` and never runs stale code.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const stamp = join(root, 'dist', 'src', 'cli', 'main.js');
+
+function newestSource(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
+    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+const built = existsSync(stamp) ? statSync(stamp).mtimeMs : 0;
+const sources = Math.max(newestSource(join(root, 'src')), newestSource(join(root, 'bench')));
+if (built < sources) {
+  process.stderr.write('building ticketing (tsc)...\n');
+  execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+}

@@ -1,0 +1,25 @@
+import type { Executor } from '../shared/executor.js';
+import type { ApiKeyRow } from '../db/types.js';
+
+
+export function findApiKeyByHash(db: Executor, keyHash: string): Promise<ApiKeyRow | undefined> {
+  return db.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
+}
+
+export async function insertApiKey(db: Executor, row: Omit<ApiKeyRow, 'last_used_at' | 'revoked_at'>): Promise<void> {
+  await db.insertInto('api_keys').values({ ...row, expires_at: row.expires_at as string | null, created_at: row.created_at as string }).execute();
+}
+
+export async function touchApiKey(db: Executor, id: string, at: string): Promise<void> {
+  await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
+}
+
+export async function revokeKeysOfHolder(db: Executor, organizationId: string, userId: string, at: string): Promise<void> {
+  await db
+    .updateTable('api_keys')
+    .set({ revoked_at: at })
+    .where('organization_id', '=', organizationId)
+    .where('holder_user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}

@@ -1,0 +1,64 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
+import type { ApiKeyRow, Database } from '../db/types.js';
+import { errors } from '../errors.js';
+import { generateApiKey, type KeyRole } from './api-keys.js';
+import { insertApiKey } from './api-keys.repository.js';
+import { ALL_SCOPES, isReadScope, isScope, READ_SCOPES, type Scope } from './scopes.js';
+
+export const READONLY_KEY_LIFETIME_MS = 72 * 60 * 60 * 1000;
+
+export interface NewApiKey {
+  organizationId: string;
+  role: KeyRole;
+  name: string;
+  scopes?: string[] | undefined;
+  holderUserId?: string | null | undefined;
+  /** Admin keys only; read-only keys always expire 72 hours after creation. */
+  expiresAt?: string | null | undefined;
+}
+
+/** Checks the scopes a key of this role may carry (decisions §2); the defaults when none are given. */
+export function resolveScopes(role: KeyRole, scopes: string[] | undefined): Scope[] {
+  if (scopes === undefined) return role === 'admin' ? [...ALL_SCOPES] : [...READ_SCOPES];
+  const unknown = scopes.filter((s) => !isScope(s));
+  if (unknown.length > 0) throw errors.invalidField('body.scopes', `contains unknown scopes: ${unknown.join(', ')}`);
+  if (role === 'readonly') {
+    const forbidden = scopes.filter((s) => !isReadScope(s));
+    if (forbidden.length > 0) {
+      throw errors.invalidField('body.scopes', `a read-only key may carry only :read scopes, not ${forbidden.join(', ')}`);
+    }
+  }
+  return [...new Set(scopes)] as Scope[];
+}
+
+/** Creates a key; the plain key is returned here once and is never stored or shown again. */
+export async function createApiKey(
+  db: Kysely<Database> | Transaction<Database>,
+  input: NewApiKey,
+): Promise<{ key: string; record: ApiKeyRow }> {
+  const scopes = resolveScopes(input.role, input.scopes);
+  const createdAt = new Date();
+  const expiresAt =
+    input.role === 'readonly'
+      ? new Date(createdAt.getTime() + READONLY_KEY_LIFETIME_MS).toISOString()
+      : (input.expiresAt ?? null);
+  const generated = generateApiKey(input.role);
+  const record: ApiKeyRow = {
+    id: randomUUID(),
+    organization_id: input.organizationId,
+    name: input.name,
+    key_hash: generated.hash,
+    key_prefix: generated.prefix,
+    role: input.role,
+    scopes: JSON.stringify(scopes),
+    holder_user_id: input.holderUserId ?? null,
+    created_at: createdAt.toISOString(),
+    expires_at: expiresAt === null ? null : new Date(expiresAt).toISOString(),
+    last_used_at: null,
+    revoked_at: null,
+  };
+  await insertApiKey(db, record);
+  return { key: generated.key, record };
+}
+

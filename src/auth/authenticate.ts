@@ -1,0 +1,99 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/types.js';
+import { errors } from '../errors.js';
+import { toIsoOrNull } from '../shared/time.js';
+import { hashApiKey, isWellFormedApiKey } from './api-keys.js';
+import { findApiKeyByHash, touchApiKey } from './api-keys.repository.js';
+import type { Scope } from './scopes.js';
+
+/** Who is calling: the key's organization, role and scopes. */
+export interface AuthContext {
+  keyId: string;
+  organizationId: string;
+  role: 'admin' | 'readonly';
+  scopes: ReadonlySet<string>;
+  keyPrefix: string;
+  holderUserId: string | null;
+  expiresAt: string | null;
+}
+
+/** How a route is protected: `{ scope }` names the scope it needs; `{}` needs only a valid key. */
+export interface RouteAuth {
+  scope?: Scope;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: AuthContext | null;
+  }
+  interface FastifyContextConfig {
+    auth?: RouteAuth;
+  }
+}
+
+const BEARER = /^bearer +(\S+)\s*$/i;
+// last_used_at is informational; writing it on every request would turn reads into writes.
+const TOUCH_INTERVAL_MS = 60_000;
+
+export interface AuthenticateOptions {
+  db: Kysely<Database>;
+  /** Counts a failed authentication for the client address; true when it is over its limit. */
+  authFailureExceeded: (request: FastifyRequest) => Promise<number | null>;
+}
+
+/**
+ * The check order of decisions §2 on every protected route: 401 (this hook, onRequest), then the
+ * rate limit (the route's own onRequest hook, added after this one), then the scope (preParsing,
+ * so before the body is read), then validation and existence.
+ */
+export function registerAuthentication(app: FastifyInstance, options: AuthenticateOptions): void {
+  app.decorateRequest('auth', null);
+
+  app.addHook('onRequest', async (request: FastifyRequest) => {
+    if (!request.routeOptions.config.auth) return;
+    const context = await authenticate(options.db, request.headers.authorization);
+    if (context) {
+      request.auth = context;
+      return;
+    }
+    const retryAfter = await options.authFailureExceeded(request);
+    if (retryAfter !== null) throw errors.rateLimited(retryAfter);
+    throw errors.unauthorized();
+  });
+
+  app.addHook('preParsing', async (request: FastifyRequest, _reply: FastifyReply, payload) => {
+    const scope = request.routeOptions.config.auth?.scope;
+    if (scope && !request.auth?.scopes.has(scope)) throw errors.forbidden(scope);
+    return payload;
+  });
+}
+
+async function authenticate(db: Kysely<Database>, header: string | undefined): Promise<AuthContext | null> {
+  const key = header ? BEARER.exec(header)?.[1] : undefined;
+  if (!key || !isWellFormedApiKey(key)) return null;
+  const row = await findApiKeyByHash(db, hashApiKey(key));
+  if (!row || row.revoked_at !== null) return null;
+  const now = Date.now();
+  const expiresAt = toIsoOrNull(row.expires_at);
+  if (expiresAt !== null && Date.parse(expiresAt) <= now) return null;
+  const lastUsed = toIsoOrNull(row.last_used_at);
+  if (lastUsed === null || now - Date.parse(lastUsed) > TOUCH_INTERVAL_MS) {
+    await touchApiKey(db, row.id, new Date(now).toISOString());
+  }
+  return {
+    keyId: row.id,
+    organizationId: row.organization_id,
+    role: row.role,
+    scopes: new Set(JSON.parse(row.scopes) as string[]),
+    keyPrefix: row.key_prefix,
+    holderUserId: row.holder_user_id,
+    expiresAt,
+  };
+}
+
+/** The caller of a protected route; the auth hook guarantees it is set. */
+export function authOf(request: FastifyRequest): AuthContext {
+  if (!request.auth) throw errors.unauthorized();
+  return request.auth;
+}

@@ -1,0 +1,179 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** An error the API answers with on purpose: a status, a stable code and a user-facing detail. */
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    readonly detail: string,
+    readonly errors?: FieldError[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(detail);
+    this.name = 'AppError';
+  }
+}
+
+/** The error catalogue: every error the service answers with on purpose is made here. */
+export const errors = {
+  malformedJson: () => new AppError(400, 'malformed_json', 'Malformed JSON body: the request body is not valid JSON'),
+  badRequest: (detail: string) => new AppError(400, 'bad_request', detail),
+  fileTooLarge: () => new AppError(400, 'file_too_large', 'File size exceeds the 30 MB maximum (31457280 bytes)'),
+  fileTypeNotAllowed: (type: string) =>
+    new AppError(400, 'file_type_not_allowed', `File type '${type}' is not allowed`),
+  fileContentMismatch: (declared: string, detected: string) =>
+    new AppError(
+      400,
+      'file_content_mismatch',
+      `File content does not match its declared type: declared '${declared}', but the content looks like '${detected}'`,
+    ),
+  unauthorized: () =>
+    new AppError(401, 'unauthorized', 'Invalid or missing API key', undefined, { 'www-authenticate': 'Bearer' }),
+  forbidden: (scope: string) =>
+    new AppError(403, 'forbidden', `Insufficient permissions: requires ${scope}`),
+  signedUrlInvalid: () =>
+    new AppError(403, 'signed_url_invalid', 'The signed address is invalid or has expired; request a new one'),
+  notFound: (resource: string) => new AppError(404, 'not_found', `${resource} not found`),
+  routeNotFound: (method: string, url: string) =>
+    new AppError(404, 'route_not_found', `No route ${method} ${url.split('?')[0] ?? url}`),
+  methodNotAllowed: (method: string, allowed: string[]) =>
+    new AppError(405, 'method_not_allowed', `Method ${method} is not allowed here; allowed: ${allowed.join(', ')}`, undefined, {
+      allow: allowed.join(', '),
+    }),
+  conflict: (detail: string) => new AppError(409, 'conflict', detail),
+  payloadTooLarge: (limit: number) =>
+    new AppError(413, 'payload_too_large', `Request body exceeds the ${limit} byte maximum`),
+  unsupportedMediaType: () =>
+    new AppError(415, 'unsupported_media_type', 'Content-Type must be application/json'),
+  rangeNotSatisfiable: (size: number) =>
+    new AppError(416, 'range_not_satisfiable', 'Requested range is not satisfiable', undefined, {
+      'content-range': `bytes */${size}`,
+    }),
+  validation: (fieldErrors: FieldError[]) => new AppError(422, 'validation_error', summarize(fieldErrors), fieldErrors),
+  invalidField: (field: string, message: string) => errors.validation([{ field, message }]),
+  rateLimited: (retryAfterSeconds: number) =>
+    new AppError(429, 'rate_limited', `Rate limit exceeded. Retry after ${retryAfterSeconds} seconds.`, undefined, {
+      'retry-after': String(retryAfterSeconds),
+    }),
+  internal: () => new AppError(500, 'internal_error', 'Internal server error'),
+  unavailable: () => new AppError(503, 'unavailable', 'Service is shutting down; retry shortly'),
+};
+
+function summarize(fieldErrors: FieldError[]): string {
+  const first = fieldErrors[0];
+  if (!first) return 'Validation failed';
+  const more = fieldErrors.length > 1 ? ` (and ${fieldErrors.length - 1} more)` : '';
+  return `Validation failed: ${first.field} ${first.message}${more}`;
+}
+
+interface AjvError {
+  keyword: string;
+  instancePath: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+const partNames: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
+
+/** Turns Ajv's errors into `{ field, message }` pairs such as `body.priority`. */
+export function fieldErrorsFromAjv(context: string | undefined, validation: AjvError[]): FieldError[] {
+  const part = partNames[context ?? 'body'] ?? 'body';
+  const seen = new Set<string>();
+  const out: FieldError[] = [];
+  for (const err of validation) {
+    const segments = err.instancePath.split('/').filter(Boolean).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    let message = err.message ?? 'is invalid';
+    if (err.keyword === 'required') segments.push(String(err.params.missingProperty));
+    if (err.keyword === 'required') message = 'is required';
+    if (err.keyword === 'additionalProperties') {
+      segments.push(String(err.params.additionalProperty));
+      message = 'is not a known field';
+    }
+    if (err.keyword === 'enum') {
+      const allowed = (err.params.allowedValues as unknown[]).filter((v) => v !== null).join(', ');
+      message = `must be one of: ${allowed}`;
+    }
+    if (err.keyword === 'format') message = formatMessage(String(err.params.format));
+    // Branches of anyOf/type unions repeat themselves; keep the first message per field.
+    const field = [part, ...segments].join('.');
+    if (seen.has(field)) continue;
+    seen.add(field);
+    out.push({ field, message });
+  }
+  return out;
+}
+
+function formatMessage(format: string): string {
+  switch (format) {
+    case 'uuid':
+      return 'must be a UUID';
+    case 'email':
+      return 'must be an email address (something@domain)';
+    case 'date-time':
+      return 'must be an ISO 8601 date-time with a time zone (2026-01-31T09:15:02Z)';
+    case 'http-url':
+      return 'must be an http(s) URL';
+    case 'iana-timezone':
+      return 'must be an IANA time-zone name (Europe/Paris)';
+    case 'decimal':
+      return 'must be a non-negative decimal with at most 2 decimal places';
+    default:
+      return `must match format ${format}`;
+  }
+}
+
+/** Maps any thrown error to the one public shape: `{ detail, errors? }`. Never leaks internals. */
+export function toAppError(error: FastifyError | AppError | Error): AppError {
+  if (error instanceof AppError) return error;
+  const fe = error as FastifyError & { validation?: AjvError[]; validationContext?: string };
+  if (fe.validation) return errors.validation(fieldErrorsFromAjv(fe.validationContext, fe.validation));
+  switch (fe.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return errors.malformedJson();
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return errors.badRequest('Request body is empty; send a JSON object');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return errors.payloadTooLarge(1_048_576);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return errors.unsupportedMediaType();
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return errors.fileTooLarge();
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return errors.badRequest("Upload must be multipart/form-data with one file part named 'file'");
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FILES_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+      return errors.badRequest("Upload must contain exactly one file part named 'file'");
+  }
+  if (error instanceof SyntaxError && fe.statusCode === 400) return errors.malformedJson();
+  if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+    // Fastify's own client errors carry safe, user-facing messages.
+    return new AppError(fe.statusCode, 'bad_request', fe.message);
+  }
+  return errors.internal();
+}
+
+/** The one error handler: every error response of the service goes through here. */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const appError = toAppError(error);
+    if (appError.statusCode >= 500) {
+      // No stack traces, SQL or keys in log lines at info level; the stack only when debugging.
+      request.log.error(
+        {
+          err: { type: error.name, code: error.code, message: error.message, stack: request.log.level === 'debug' || request.log.level === 'trace' ? error.stack : undefined },
+        },
+        'request failed',
+      );
+    }
+    if (appError.headers) void reply.headers(appError.headers);
+    const body: { detail: string; errors?: FieldError[] } = { detail: appError.detail };
+    if (appError.errors) body.errors = appError.errors;
+    return reply.code(appError.statusCode).type('application/json; charset=utf-8').send(body);
+  });
+}

@@ -1,0 +1,30 @@
+import type { Transaction } from 'kysely';
+import type { Database } from '../../db/types.js';
+import type { Executor } from '../../shared/executor.js';
+
+export async function insertOrganization(db: Executor, row: { id: string; name: string; created_at: string }): Promise<void> {
+  await db.insertInto('organizations').values(row).execute();
+}
+
+export async function organizationExists(db: Executor, id: string): Promise<boolean> {
+  return (await db.selectFrom('organizations').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+}
+
+export async function countOrganizations(db: Executor): Promise<number> {
+  const row = await db.selectFrom('organizations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * Takes the organization's next ticket number. Must run inside the creating transaction: the row
+ * lock (PostgreSQL) or the write lock (SQLite) makes numbers gapless and unique under concurrency.
+ */
+export async function takeNextTicketNumber(trx: Transaction<Database>, organizationId: string): Promise<number> {
+  const row = await trx
+    .updateTable('organizations')
+    .set((eb) => ({ ticket_counter: eb('ticket_counter', '+', 1) }))
+    .where('id', '=', organizationId)
+    .returning('ticket_counter')
+    .executeTakeFirstOrThrow();
+  return Number(row.ticket_counter);
+}

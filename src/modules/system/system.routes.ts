@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { authOf } from '../../auth/authenticate.js';
+import { ALL_SCOPES } from '../../auth/scopes.js';
+import { DateTime, Nullable, responses } from '../../shared/schemas.js';
+
+const KeyTest = Type.Object({
+  status: Type.String({ examples: ['ok'] }),
+  message: Type.String({ examples: ['API key is valid'] }),
+  key_prefix: Type.String({ examples: ['key_admin_a1B2c3'] }),
+  scopes: Type.Array(Type.String()),
+  expires_at: Nullable(DateTime()),
+});
+
+export async function systemRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.get('/v1/test', {
+    config: { auth: {} },
+    schema: { tags: ['Keys'], summary: 'Verify the API key (needs no particular scope)', response: responses({ 200: KeyTest }) },
+    handler: (request) => {
+      const auth = authOf(request);
+      return {
+        status: 'ok',
+        message: 'API key is valid',
+        key_prefix: auth.keyPrefix,
+        scopes: ALL_SCOPES.filter((s) => auth.scopes.has(s)),
+        expires_at: auth.expiresAt,
+      };
+    },
+  });
+}

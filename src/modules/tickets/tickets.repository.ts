@@ -1,0 +1,107 @@
+import type { Insertable, Updateable } from 'kysely';
+import type { TicketSearch } from '../../db/search.js';
+import type { TicketRow, TicketsTable } from '../../db/types.js';
+import type { Executor } from '../../shared/executor.js';
+import type { Page } from '../../shared/pagination.js';
+
+export type TicketColumns = Omit<TicketRow, 'seq'>;
+
+const COLUMNS = [
+  'id', 'organization_id', 'ticket_number', 'tracking_token', 'customer_id', 'subject', 'description', 'status',
+  'priority', 'category', 'assigned_user_id', 'assigned_team_id', 'due_date', 'created_at', 'updated_at',
+  'resolved_at', 'closed_at',
+] as const;
+
+export interface TicketFilters {
+  status?: TicketRow['status'] | undefined;
+  priority?: TicketRow['priority'] | undefined;
+  assignedUserId?: string | undefined;
+  assignedTeamId?: string | undefined;
+  customerId?: string | undefined;
+  category?: string | undefined;
+  unassigned?: boolean | undefined;
+  search?: { text: string; ticketNumber: number | null } | undefined;
+}
+
+export async function insertTicket(db: Executor, row: Insertable<TicketsTable>): Promise<void> {
+  await db.insertInto('tickets').values(row).execute();
+}
+
+export function findTicket(db: Executor, organizationId: string, id: string): Promise<TicketColumns | undefined> {
+  return db
+    .selectFrom('tickets')
+    .select(COLUMNS)
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** One page of an organization's tickets, newest first; every filter is served by an index. */
+export function listTickets(
+  db: Executor,
+  search: TicketSearch,
+  organizationId: string,
+  filters: TicketFilters,
+  page: Page,
+): Promise<TicketColumns[]> {
+  let query = db.selectFrom('tickets').select(COLUMNS).where('organization_id', '=', organizationId);
+  if (filters.status) query = query.where('status', '=', filters.status);
+  if (filters.priority) query = query.where('priority', '=', filters.priority);
+  if (filters.assignedUserId) query = query.where('assigned_user_id', '=', filters.assignedUserId);
+  if (filters.assignedTeamId) query = query.where('assigned_team_id', '=', filters.assignedTeamId);
+  if (filters.customerId) query = query.where('customer_id', '=', filters.customerId);
+  if (filters.category !== undefined) query = query.where('category', '=', filters.category);
+  if (filters.unassigned !== undefined) {
+    query = query.where('assigned_user_id', filters.unassigned ? 'is' : 'is not', null);
+  }
+  const term = filters.search;
+  if (term) {
+    query = query.where((eb) => {
+      const text = search.textMatch(term.text);
+      return term.ticketNumber === null ? text : eb.or([text, eb('ticket_number', '=', term.ticketNumber)]);
+    });
+  }
+  return query.orderBy('ticket_number', 'desc').limit(page.limit).offset(page.offset).execute();
+}
+
+export async function updateTicket(
+  db: Executor,
+  organizationId: string,
+  id: string,
+  changes: Updateable<TicketsTable>,
+): Promise<void> {
+  await db.updateTable('tickets').set(changes).where('organization_id', '=', organizationId).where('id', '=', id).execute();
+}
+
+/** Deletes a ticket; its comments and attachment rows go with it (foreign keys cascade). */
+export async function deleteTicket(db: Executor, organizationId: string, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('tickets').where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** Unassigns every ticket of a user or a team, touching `updated_at` (decisions §5). */
+export async function unassignTickets(
+  db: Executor,
+  organizationId: string,
+  column: 'assigned_user_id' | 'assigned_team_id',
+  id: string,
+  at: string,
+): Promise<void> {
+  await db
+    .updateTable('tickets')
+    .set({ [column]: null, updated_at: at })
+    .where('organization_id', '=', organizationId)
+    .where(column, '=', id)
+    .execute();
+}
+
+/** Ids of a customer's tickets (to remove their attachments' bytes when the customer goes). */
+export async function ticketIdsOfCustomer(db: Executor, organizationId: string, customerId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('tickets')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('customer_id', '=', customerId)
+    .execute();
+  return rows.map((r) => r.id);
+}

@@ -1,0 +1,65 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { authOf } from '../../auth/authenticate.js';
+import { toPage } from '../../shared/pagination.js';
+import { ErrorBody, responses } from '../../shared/schemas.js';
+import { CreateTicketBody, ListTicketsQuery, Ticket, TicketParams, UpdateTicketBody } from './tickets.schemas.js';
+import * as tickets from './tickets.service.js';
+
+export async function ticketsRoutes(fastify: FastifyInstance, deps: tickets.TicketDeps): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const tags = ['Tickets'];
+
+  app.get('/v1/tickets', {
+    config: { auth: { scope: 'tickets:read' } },
+    schema: {
+      tags,
+      summary: 'List tickets, newest first',
+      querystring: ListTicketsQuery,
+      response: responses({ 200: Type.Array(Ticket) }),
+    },
+    handler: (request) => tickets.listTickets(deps, authOf(request).organizationId, request.query, toPage(request.query)),
+  });
+
+  app.get('/v1/tickets/:ticket_id', {
+    config: { auth: { scope: 'tickets:read' } },
+    schema: { tags, summary: 'Get a ticket', params: TicketParams, response: responses({ 200: Ticket, 404: ErrorBody }) },
+    handler: (request) => tickets.getTicket(deps, authOf(request).organizationId, request.params.ticket_id),
+  });
+
+  app.post('/v1/tickets', {
+    config: { auth: { scope: 'tickets:write' } },
+    schema: { tags, summary: 'Create a ticket', body: CreateTicketBody, response: responses({ 201: Ticket }, [400, 413, 415]) },
+    handler: async (request, reply) => {
+      const ticket = await tickets.createTicket(deps, authOf(request).organizationId, request.body);
+      return reply.code(201).send(ticket);
+    },
+  });
+
+  app.patch('/v1/tickets/:ticket_id', {
+    config: { auth: { scope: 'tickets:write' } },
+    schema: {
+      tags,
+      summary: 'Update a ticket (partial)',
+      params: TicketParams,
+      body: UpdateTicketBody,
+      response: responses({ 200: Ticket, 404: ErrorBody }, [400, 413, 415]),
+    },
+    handler: (request) => tickets.updateTicket(deps, authOf(request).organizationId, request.params.ticket_id, request.body),
+  });
+
+  app.delete('/v1/tickets/:ticket_id', {
+    config: { auth: { scope: 'tickets:delete' } },
+    schema: {
+      tags,
+      summary: 'Delete a ticket with its comments and attachments',
+      params: TicketParams,
+      response: responses({ 204: Type.Null(), 404: ErrorBody }),
+    },
+    handler: async (request, reply) => {
+      await tickets.deleteTicket(deps, authOf(request).organizationId, request.params.ticket_id);
+      return reply.code(204).send(null);
+    },
+  });
+}
