@@ -5,8 +5,14 @@ import type { Config } from './config.js';
 import type { Store } from './db/store.js';
 import { errors, registerErrorHandler } from './errors.js';
 import { authFailureLimiter, registerRateLimits } from './limits/rate-limit.js';
-import { ticketsRoutes } from './modules/tickets/tickets.routes.js';
+import { attachmentsRoutes } from './modules/attachments/attachments.routes.js';
+import { commentsRoutes } from './modules/comments/comments.routes.js';
+import { customersRoutes } from './modules/customers/customers.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
+import { teamsRoutes } from './modules/teams/teams.routes.js';
+import { ticketsRoutes } from './modules/tickets/tickets.routes.js';
+import { usersRoutes } from './modules/users/users.routes.js';
+import { storageRoutes } from './storage/storage.routes.js';
 import { validatorCompiler } from './shared/validation.js';
 import type { BlobStore } from './storage/blob-store.js';
 
@@ -50,7 +56,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAuthentication(app, { db: deps.store.db, authFailureExceeded: authFailureLimiter(app, deps.config.rateLimit) });
 
   await app.register(systemRoutes);
-  await app.register(ticketsRoutes, { store: deps.store, blobs: deps.blobs });
+  await app.register(ticketsRoutes, deps);
+  await app.register(customersRoutes, deps);
+  await app.register(usersRoutes, deps);
+  await app.register(teamsRoutes, deps);
+  await app.register(commentsRoutes, deps);
+  await app.register(attachmentsRoutes, deps);
+  await app.register(storageRoutes, deps);
   return app;
 }
 

@@ -61,7 +61,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .join('; ');
     throw new ConfigError(`Invalid configuration: ${problems}`);
   }
-  const e = converted as Static<typeof EnvSchema>;
+  const e: Static<typeof EnvSchema> = converted;
   const publicUrl = trimSlash(e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT}`);
   return {
     host: e.HOST,

@@ -95,7 +95,7 @@ export function fieldErrorsFromAjv(context: string | undefined, validation: AjvE
       message = 'is not a known field';
     }
     if (err.keyword === 'enum') {
-      const allowed = (err.params.allowedValues as unknown[]).filter((v) => v !== null).join(', ');
+      const allowed = (err.params.allowedValues as unknown[]).filter((v) => v !== null).map(String).join(', ');
       message = `must be one of: ${allowed}`;
     }
     if (err.keyword === 'format') message = formatMessage(String(err.params.format));

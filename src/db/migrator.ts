@@ -15,7 +15,7 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
   const result: MigrationResultSet = await migrator.migrateToLatest();
   if (result.error) {
     const failed = result.results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-    throw new Error(`Migration ${failed} failed: ${result.error instanceof Error ? result.error.message : String(result.error)}`);
+    throw new Error(`Migration ${failed} failed: ${result.error instanceof Error ? result.error.message : 'unknown error'}`);
   }
   return (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

@@ -11,3 +11,10 @@ export async function attachmentIdsOfTickets(db: Executor, organizationId: strin
     .execute();
   return rows.map((r) => r.id);
 }
+
+/** Which of these ids have an attachment row (any organization); used by the start-up sweep. */
+export async function existingAttachmentIds(db: Executor, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom('attachments').select('id').where('id', 'in', ids).execute();
+  return new Set(rows.map((r) => r.id));
+}
