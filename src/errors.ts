@@ -139,6 +139,8 @@ export function toAppError(error: FastifyError | AppError | Error): AppError {
       return errors.badRequest('Request body is empty; send a JSON object');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return errors.payloadTooLarge(1_048_576);
+    case 'FST_ERR_BAD_URL':
+      return errors.badRequest('The request address is not a valid URL (bad percent-encoding)');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return errors.unsupportedMediaType();
     case 'FST_REQ_FILE_TOO_LARGE':
@@ -160,20 +162,27 @@ export function toAppError(error: FastifyError | AppError | Error): AppError {
 
 /** The one error handler: every error response of the service goes through here. */
 export function registerErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const appError = toAppError(error);
-    if (appError.statusCode >= 500) {
-      // No stack traces, SQL or keys in log lines at info level; the stack only when debugging.
-      request.log.error(
-        {
-          err: { type: error.name, code: error.code, message: error.message, stack: request.log.level === 'debug' || request.log.level === 'trace' ? error.stack : undefined },
-        },
-        'request failed',
-      );
-    }
-    if (appError.headers) void reply.headers(appError.headers);
-    const body: { detail: string; errors?: FieldError[] } = { detail: appError.detail };
-    if (appError.errors) body.errors = appError.errors;
-    return reply.code(appError.statusCode).type('application/json; charset=utf-8').send(body);
-  });
+  app.setErrorHandler(handleError);
+}
+
+/**
+ * Turns any error into the public `{ detail, errors? }` reply. Also given to Fastify as its
+ * `frameworkErrors` handler, so errors raised before routing (a badly percent-encoded address)
+ * get the same shape instead of Fastify's default body.
+ */
+export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const appError = toAppError(error);
+  if (appError.statusCode >= 500) {
+    // No stack traces, SQL or keys in log lines at info level; the stack only when debugging.
+    request.log.error(
+      {
+        err: { type: error.name, code: error.code, message: error.message, stack: request.log.level === 'debug' || request.log.level === 'trace' ? error.stack : undefined },
+      },
+      'request failed',
+    );
+  }
+  if (appError.headers) void reply.headers(appError.headers);
+  const body: { detail: string; errors?: FieldError[] } = { detail: appError.detail };
+  if (appError.errors) body.errors = appError.errors;
+  return reply.code(appError.statusCode).type('application/json; charset=utf-8').send(body);
 }

@@ -9,17 +9,20 @@ import { errors } from '../errors.js';
  * authenticated response and Retry-After on 429. Requests that fail authentication are counted
  * per client address, so keys cannot be guessed at speed.
  *
- * Must be registered after the authentication hook, so it runs after it (401 before 429).
+ * The plugin adds its check to each route's own onRequest hooks, which run after the app-level
+ * authentication hook whatever the registration order, so 401 comes before 429.
  */
 export async function registerRateLimits(app: FastifyInstance, config: Config['rateLimit']): Promise<void> {
-  // Every authenticated route takes part; the plugin reads `config.rateLimit` in its onRoute hook.
+  // Every authenticated route takes part and shares the plugin's one global store, so a key has one
+  // budget across all routes (a per-route `config.rateLimit` object would give each route its own
+  // store, i.e. its own budget). Routes without authentication opt out.
   app.addHook('onRoute', (route) => {
-    if (route.config?.auth && route.config.rateLimit === undefined) {
-      route.config = { ...route.config, rateLimit: {} };
+    if (!route.config?.auth && route.config?.rateLimit === undefined) {
+      route.config = { ...route.config, rateLimit: false };
     }
   });
   await app.register(rateLimit, {
-    global: false,
+    global: true,
     hook: 'onRequest',
     enableDraftSpec: true,
     timeWindow: config.windowMs,

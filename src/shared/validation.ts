@@ -34,11 +34,15 @@ export function isHttpUrl(value: string): boolean {
   }
 }
 
+/** A non-negative fixed-point decimal as a string: up to 13 integer digits and 2 decimal places. */
+export const DECIMAL_PATTERN = /^\d{1,13}(\.\d{1,2})?$/;
+
 function buildAjv(options: Options): Ajv {
   const ajv = new Ajv({ allErrors: true, removeAdditional: false, useDefaults: true, strict: false, ...options });
   addFormats(ajv, ['date-time', 'email', 'uuid', 'uri']);
   ajv.addFormat('iana-timezone', { type: 'string', validate: isIanaTimeZone });
   ajv.addFormat('http-url', { type: 'string', validate: isHttpUrl });
+  ajv.addFormat('decimal', { type: 'string', validate: DECIMAL_PATTERN });
   return ajv;
 }
 
