@@ -1,9 +1,19 @@
-import type { Insertable } from 'kysely';
+import type { Insertable, Updateable } from 'kysely';
 import type { CustomerRow, CustomersTable } from '../../db/types.js';
 import type { Executor } from '../../shared/executor.js';
+import type { Page } from '../../shared/pagination.js';
 
 /** Emails are compared case-insensitively: the stored key is the lower-cased address. */
 export const normalizeEmail = (email: string): string => email.toLowerCase();
+
+const COLUMNS = [
+  'id', 'name', 'email', 'company', 'department', 'title', 'customer_tier', 'contact_number', 'pronoun',
+  'location_country', 'location_city', 'location_state', 'location_zip', 'location_address', 'region', 'timezone',
+  'account_value_cents', 'has_premium_support', 'is_vip', 'social_linkedin', 'social_website', 'social_github',
+  'notes', 'created_at', 'updated_at',
+] as const;
+
+export type CustomerColumns = Pick<CustomerRow, (typeof COLUMNS)[number]>;
 
 export function findCustomerByEmail(db: Executor, organizationId: string, email: string): Promise<CustomerRow | undefined> {
   return db
@@ -16,4 +26,50 @@ export function findCustomerByEmail(db: Executor, organizationId: string, email:
 
 export async function insertCustomer(db: Executor, row: Insertable<CustomersTable>): Promise<void> {
   await db.insertInto('customers').values(row).execute();
+}
+
+export function findCustomer(db: Executor, organizationId: string, id: string): Promise<CustomerColumns | undefined> {
+  return db
+    .selectFrom('customers')
+    .select(COLUMNS)
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** One page of an organization's customers, oldest first (served by customers_org_created_idx). */
+export function listCustomers(db: Executor, organizationId: string, page: Page): Promise<CustomerColumns[]> {
+  return db
+    .selectFrom('customers')
+    .select(COLUMNS)
+    .where('organization_id', '=', organizationId)
+    .orderBy('created_at', 'asc')
+    .orderBy('id', 'asc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+export async function updateCustomer(
+  db: Executor,
+  organizationId: string,
+  id: string,
+  changes: Updateable<CustomersTable>,
+): Promise<void> {
+  await db.updateTable('customers').set(changes).where('organization_id', '=', organizationId).where('id', '=', id).execute();
+}
+
+/** Deletes a customer; their tickets go with it, and the tickets' comments and attachment rows (foreign keys cascade). */
+export async function deleteCustomer(db: Executor, organizationId: string, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('customers').where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/**
+ * True when a write failed on a unique index (SQLite or PostgreSQL): the check before the write
+ * cannot see a concurrent insert, the index can.
+ */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505';
 }

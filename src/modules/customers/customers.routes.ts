@@ -1,6 +1,71 @@
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import type { AppDeps } from '../../app.js';
+import { authOf } from '../../auth/authenticate.js';
+import { toPage } from '../../shared/pagination.js';
+import { ErrorBody, responses } from '../../shared/schemas.js';
+import { CreateCustomerBody, Customer, CustomerParams, ListCustomersQuery, UpdateCustomerBody } from './customers.schemas.js';
+import * as customers from './customers.service.js';
 
-export async function customersRoutes(_fastify: FastifyInstance, _deps: AppDeps): Promise<void> {
-  // TODO: routes of the customers module.
+export async function customersRoutes(fastify: FastifyInstance, deps: AppDeps): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const tags = ['Customers'];
+
+  app.get('/v1/customers', {
+    config: { auth: { scope: 'customers:read' } },
+    schema: {
+      tags,
+      summary: 'List customers, oldest first',
+      querystring: ListCustomersQuery,
+      response: responses({ 200: Type.Array(Customer) }),
+    },
+    handler: (request) => customers.listCustomers(deps, authOf(request).organizationId, toPage(request.query)),
+  });
+
+  app.get('/v1/customers/:customer_id', {
+    config: { auth: { scope: 'customers:read' } },
+    schema: { tags, summary: 'Get a customer', params: CustomerParams, response: responses({ 200: Customer, 404: ErrorBody }) },
+    handler: (request) => customers.getCustomer(deps, authOf(request).organizationId, request.params.customer_id),
+  });
+
+  app.post('/v1/customers', {
+    config: { auth: { scope: 'customers:write' } },
+    schema: {
+      tags,
+      summary: 'Create a customer',
+      body: CreateCustomerBody,
+      response: responses({ 201: Customer, 409: ErrorBody }, [400, 413, 415]),
+    },
+    handler: async (request, reply) => {
+      const customer = await customers.createCustomer(deps, authOf(request).organizationId, request.body);
+      return reply.code(201).send(customer);
+    },
+  });
+
+  app.patch('/v1/customers/:customer_id', {
+    config: { auth: { scope: 'customers:write' } },
+    schema: {
+      tags,
+      summary: 'Update a customer (partial)',
+      params: CustomerParams,
+      body: UpdateCustomerBody,
+      response: responses({ 200: Customer, 404: ErrorBody, 409: ErrorBody }, [400, 413, 415]),
+    },
+    handler: (request) => customers.updateCustomer(deps, authOf(request).organizationId, request.params.customer_id, request.body),
+  });
+
+  app.delete('/v1/customers/:customer_id', {
+    config: { auth: { scope: 'customers:delete' } },
+    schema: {
+      tags,
+      summary: "Delete a customer with their tickets and the tickets' comments and attachments",
+      params: CustomerParams,
+      response: responses({ 204: Type.Null(), 404: ErrorBody }),
+    },
+    handler: async (request, reply) => {
+      await customers.deleteCustomer(deps, authOf(request).organizationId, request.params.customer_id);
+      return reply.code(204).send(null);
+    },
+  });
 }
