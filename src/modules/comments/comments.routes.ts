@@ -1,6 +1,84 @@
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import type { AppDeps } from '../../app.js';
+import { authOf } from '../../auth/authenticate.js';
+import { toPage } from '../../shared/pagination.js';
+import { ErrorBody, responses } from '../../shared/schemas.js';
+import {
+  Comment,
+  CommentParams,
+  CreateCommentBody,
+  ListCommentsQuery,
+  TicketCommentsParams,
+  UpdateCommentBody,
+} from './comments.schemas.js';
+import * as comments from './comments.service.js';
 
-export async function commentsRoutes(_fastify: FastifyInstance, _deps: AppDeps): Promise<void> {
-  // TODO: routes of the comments module.
+export async function commentsRoutes(fastify: FastifyInstance, deps: AppDeps): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const tags = ['Comments'];
+
+  app.get('/v1/tickets/:ticket_id/comments', {
+    config: { auth: { scope: 'comments:read' } },
+    schema: {
+      tags,
+      summary: "List a ticket's comments, oldest first",
+      params: TicketCommentsParams,
+      querystring: ListCommentsQuery,
+      response: responses({ 200: Type.Array(Comment), 404: ErrorBody }),
+    },
+    handler: (request) =>
+      comments.listComments(deps, authOf(request).organizationId, request.params.ticket_id, toPage(request.query)),
+  });
+
+  app.post('/v1/tickets/:ticket_id/comments', {
+    config: { auth: { scope: 'comments:write' } },
+    schema: {
+      tags,
+      summary: 'Add a comment to a ticket',
+      params: TicketCommentsParams,
+      body: CreateCommentBody,
+      response: responses({ 201: Comment, 404: ErrorBody }, [400, 413, 415]),
+    },
+    handler: async (request, reply) => {
+      const comment = await comments.createComment(deps, authOf(request), request.params.ticket_id, request.body);
+      return reply.code(201).send(comment);
+    },
+  });
+
+  app.get('/v1/tickets/:ticket_id/comments/:comment_id', {
+    config: { auth: { scope: 'comments:read' } },
+    schema: { tags, summary: 'Get a comment', params: CommentParams, response: responses({ 200: Comment, 404: ErrorBody }) },
+    handler: (request) =>
+      comments.getComment(deps, authOf(request).organizationId, request.params.ticket_id, request.params.comment_id),
+  });
+
+  app.patch('/v1/tickets/:ticket_id/comments/:comment_id', {
+    config: { auth: { scope: 'comments:write' } },
+    schema: {
+      tags,
+      summary: 'Update a comment (body and is_internal only)',
+      params: CommentParams,
+      body: UpdateCommentBody,
+      response: responses({ 200: Comment, 404: ErrorBody }, [400, 413, 415]),
+    },
+    handler: (request) =>
+      comments.updateComment(
+        deps,
+        authOf(request).organizationId,
+        request.params.ticket_id,
+        request.params.comment_id,
+        request.body,
+      ),
+  });
+
+  app.delete('/v1/tickets/:ticket_id/comments/:comment_id', {
+    config: { auth: { scope: 'comments:delete' } },
+    schema: { tags, summary: 'Delete a comment', params: CommentParams, response: responses({ 204: Type.Null(), 404: ErrorBody }) },
+    handler: async (request, reply) => {
+      await comments.deleteComment(deps, authOf(request).organizationId, request.params.ticket_id, request.params.comment_id);
+      return reply.code(204).send(null);
+    },
+  });
 }

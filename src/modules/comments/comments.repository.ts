@@ -1,0 +1,64 @@
+import type { Insertable, Updateable } from 'kysely';
+import type { CommentRow, CommentsTable } from '../../db/types.js';
+import type { Executor } from '../../shared/executor.js';
+import type { Page } from '../../shared/pagination.js';
+
+const COLUMNS = [
+  'id', 'organization_id', 'ticket_id', 'body', 'is_internal', 'author_user_id', 'author_customer_id', 'created_at',
+  'updated_at',
+] as const;
+
+export async function insertComment(db: Executor, row: Insertable<CommentsTable>): Promise<void> {
+  await db.insertInto('comments').values(row).execute();
+}
+
+/** The comment, only when it belongs to this ticket of this organization. */
+export function findComment(db: Executor, organizationId: string, ticketId: string, id: string): Promise<CommentRow | undefined> {
+  return db
+    .selectFrom('comments')
+    .select(COLUMNS)
+    .where('organization_id', '=', organizationId)
+    .where('ticket_id', '=', ticketId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** One page of a ticket's comments, oldest first; served by the (organization, ticket, created_at, id) index. */
+export function listComments(db: Executor, organizationId: string, ticketId: string, page: Page): Promise<CommentRow[]> {
+  return db
+    .selectFrom('comments')
+    .select(COLUMNS)
+    .where('organization_id', '=', organizationId)
+    .where('ticket_id', '=', ticketId)
+    .orderBy('created_at', 'asc')
+    .orderBy('id', 'asc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+export async function updateComment(
+  db: Executor,
+  organizationId: string,
+  ticketId: string,
+  id: string,
+  changes: Updateable<CommentsTable>,
+): Promise<void> {
+  await db
+    .updateTable('comments')
+    .set(changes)
+    .where('organization_id', '=', organizationId)
+    .where('ticket_id', '=', ticketId)
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function deleteComment(db: Executor, organizationId: string, ticketId: string, id: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('comments')
+    .where('organization_id', '=', organizationId)
+    .where('ticket_id', '=', ticketId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}

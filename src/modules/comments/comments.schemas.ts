@@ -1,0 +1,45 @@
+import { Type, type Static } from 'typebox';
+import { DateTime, Nullable, pageQuery, Uuid } from '../../shared/schemas.js';
+
+const Body = Type.String({ minLength: 1, maxLength: 100_000 });
+const INTERNAL_NOTE = 'An internal note: the customer never sees it';
+const IsInternal = Type.Boolean({ description: INTERNAL_NOTE });
+
+export const Comment = Type.Object({
+  id: Uuid(),
+  ticket_id: Uuid(),
+  body: Type.String(),
+  is_internal: IsInternal,
+  author_user_id: Nullable(Uuid({ description: 'The agent who wrote it' })),
+  author_customer_id: Nullable(Uuid({ description: 'Set when the customer wrote it through self-service' })),
+  created_at: DateTime(),
+  updated_at: DateTime(),
+});
+export type Comment = Static<typeof Comment>;
+
+export const TicketCommentsParams = Type.Object({ ticket_id: Uuid() });
+export const CommentParams = Type.Object({ ticket_id: Uuid(), comment_id: Uuid() });
+
+export const CreateCommentBody = Type.Object(
+  {
+    body: Body,
+    is_internal: Type.Optional(Type.Boolean({ default: false, description: INTERNAL_NOTE })),
+    author_user_id: Type.Optional(
+      Nullable(Uuid({ description: "A user of the organization; absent means the key's holder, null means none" })),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type CreateCommentBody = Static<typeof CreateCommentBody>;
+
+export const UpdateCommentBody = Type.Object(
+  {
+    body: Type.Optional(Body),
+    is_internal: Type.Optional(IsInternal),
+  },
+  { additionalProperties: false },
+);
+export type UpdateCommentBody = Static<typeof UpdateCommentBody>;
+
+export const ListCommentsQuery = Type.Object({ ...pageQuery(100, 500) }, { additionalProperties: false });
+export type ListCommentsQuery = Static<typeof ListCommentsQuery>;

@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import type { Insertable, Updateable } from 'kysely';
+import type { AuthContext } from '../../auth/authenticate.js';
+import type { Store } from '../../db/store.js';
+import type { CommentRow, CommentsTable } from '../../db/types.js';
+import { errors } from '../../errors.js';
+import type { Executor } from '../../shared/executor.js';
+import type { Page } from '../../shared/pagination.js';
+import { creationTimeIso } from '../../shared/clock.js';
+import { toIso } from '../../shared/time.js';
+import { getTicketRow } from '../tickets/tickets.service.js';
+import { userExists } from '../users/users.repository.js';
+import type { Comment, CreateCommentBody, UpdateCommentBody } from './comments.schemas.js';
+import {
+  deleteComment as deleteCommentRow,
+  findComment,
+  insertComment,
+  listComments as listCommentRows,
+  updateComment as updateCommentRow,
+} from './comments.repository.js';
+
+export interface CommentDeps {
+  store: Store;
+}
+
+/** Who is commenting: the organization, and the key's holder who authors by default. */
+export type Commenter = Pick<AuthContext, 'organizationId' | 'holderUserId'>;
+
+/** The public shape of a comment row. */
+export function presentComment(row: CommentRow): Comment {
+  return {
+    id: row.id,
+    ticket_id: row.ticket_id,
+    body: row.body,
+    is_internal: Boolean(row.is_internal),
+    author_user_id: row.author_user_id,
+    author_customer_id: row.author_customer_id,
+    created_at: toIso(row.created_at),
+    updated_at: toIso(row.updated_at),
+  };
+}
+
+/** The comment, or a 404 when it is missing or belongs to another ticket or organization. */
+async function getCommentRow(db: Executor, organizationId: string, ticketId: string, id: string): Promise<CommentRow> {
+  const row = await findComment(db, organizationId, ticketId, id);
+  if (!row) throw errors.notFound('Comment');
+  return row;
+}
+
+export async function listComments(deps: CommentDeps, organizationId: string, ticketId: string, page: Page): Promise<Comment[]> {
+  const { db } = deps.store;
+  await getTicketRow(db, organizationId, ticketId);
+  const rows = await listCommentRows(db, organizationId, ticketId, page);
+  return rows.map(presentComment);
+}
+
+export async function getComment(deps: CommentDeps, organizationId: string, ticketId: string, id: string): Promise<Comment> {
+  const { db } = deps.store;
+  await getTicketRow(db, organizationId, ticketId);
+  return presentComment(await getCommentRow(db, organizationId, ticketId, id));
+}
+
+/**
+ * Creates a comment. An absent `author_user_id` means the key's holder (possibly nobody); an
+ * explicit one must name a user of the organization. `author_customer_id` is never set here: only
+ * customer self-service writes it.
+ */
+export async function createComment(
+  deps: CommentDeps,
+  caller: Commenter,
+  ticketId: string,
+  body: CreateCommentBody,
+): Promise<Comment> {
+  const { db } = deps.store;
+  const { organizationId } = caller;
+  await getTicketRow(db, organizationId, ticketId);
+  if (body.author_user_id && !(await userExists(db, organizationId, body.author_user_id))) {
+    throw errors.invalidField('body.author_user_id', 'does not name a user of this organization');
+  }
+  // Strictly increasing, so comments made in the same millisecond still list in creation order.
+  const now = creationTimeIso();
+  const row = {
+    id: randomUUID(),
+    organization_id: organizationId,
+    ticket_id: ticketId,
+    body: body.body,
+    is_internal: body.is_internal ? 1 : 0,
+    author_user_id: body.author_user_id === undefined ? caller.holderUserId : body.author_user_id,
+    author_customer_id: null,
+    created_at: now,
+    updated_at: now,
+  } satisfies Insertable<CommentsTable>;
+  await insertComment(db, row);
+  return presentComment(row);
+}
+
+/** Changes `body` and `is_internal`; `updated_at` moves only when a value actually changes. */
+export async function updateComment(
+  deps: CommentDeps,
+  organizationId: string,
+  ticketId: string,
+  id: string,
+  body: UpdateCommentBody,
+): Promise<Comment> {
+  const { db } = deps.store;
+  await getTicketRow(db, organizationId, ticketId);
+  const current = await getCommentRow(db, organizationId, ticketId, id);
+  const changes: Updateable<CommentsTable> = {};
+  if (body.body !== undefined && body.body !== current.body) changes.body = body.body;
+  if (body.is_internal !== undefined && body.is_internal !== Boolean(current.is_internal)) {
+    changes.is_internal = body.is_internal ? 1 : 0;
+  }
+  if (Object.keys(changes).length === 0) return presentComment(current);
+  // Strictly increasing too, so a real change always moves updated_at past created_at.
+  changes.updated_at = creationTimeIso();
+  await updateCommentRow(db, organizationId, ticketId, id, changes);
+  return presentComment(await getCommentRow(db, organizationId, ticketId, id));
+}
+
+export async function deleteComment(deps: CommentDeps, organizationId: string, ticketId: string, id: string): Promise<void> {
+  const { db } = deps.store;
+  await getTicketRow(db, organizationId, ticketId);
+  if (!(await deleteCommentRow(db, organizationId, ticketId, id))) throw errors.notFound('Comment');
+}
