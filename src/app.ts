@@ -3,7 +3,7 @@ import FindMyWay from 'find-my-way';
 import { registerAuthentication } from './auth/authenticate.js';
 import type { Config } from './config.js';
 import type { Store } from './db/store.js';
-import { errors, registerErrorHandler } from './errors.js';
+import { errors, handleError, registerErrorHandler } from './errors.js';
 import { authFailureLimiter, registerRateLimits } from './limits/rate-limit.js';
 import { attachmentsRoutes } from './modules/attachments/attachments.routes.js';
 import { commentsRoutes } from './modules/comments/comments.routes.js';
@@ -15,6 +15,7 @@ import { usersRoutes } from './modules/users/users.routes.js';
 import { storageRoutes } from './storage/storage.routes.js';
 import { validatorCompiler } from './shared/validation.js';
 import type { BlobStore } from './storage/blob-store.js';
+import { createUrlSigner } from './storage/signed-urls.js';
 
 export interface AppDeps {
   config: Config;
@@ -44,6 +45,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: loggerOptions(deps.config.logLevel),
     bodyLimit: BODY_LIMIT,
     routerOptions: { ignoreTrailingSlash: true },
+    // Errors raised before routing (FST_ERR_BAD_URL) bypass setErrorHandler; same shape for them.
+    frameworkErrors: (error, request, reply) => {
+      void handleError(error, request, reply);
+    },
   });
   app.setValidatorCompiler(validatorCompiler);
   registerErrorHandler(app);
@@ -61,8 +66,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(usersRoutes, deps);
   await app.register(teamsRoutes, deps);
   await app.register(commentsRoutes, deps);
-  await app.register(attachmentsRoutes, deps);
-  await app.register(storageRoutes, deps);
+  // One signer for both ends, so the secret is read (or created) once.
+  const signer = createUrlSigner(deps.config);
+  await app.register(attachmentsRoutes, { ...deps, signer });
+  await app.register(storageRoutes, { ...deps, signer });
   return app;
 }
 

@@ -1,4 +1,53 @@
+import type { Insertable } from 'kysely';
+import type { AttachmentRow, AttachmentsTable } from '../../db/types.js';
 import type { Executor } from '../../shared/executor.js';
+import type { Page } from '../../shared/pagination.js';
+
+const COLUMNS = ['id', 'organization_id', 'ticket_id', 'filename', 'content_type', 'size_bytes', 'uploaded_by_user_id', 'created_at'] as const;
+
+export async function insertAttachment(db: Executor, row: Insertable<AttachmentsTable>): Promise<void> {
+  await db.insertInto('attachments').values(row).execute();
+}
+
+/** An attachment of a ticket of the organization; undefined when any of the three do not match. */
+export function findAttachment(db: Executor, organizationId: string, ticketId: string, id: string): Promise<AttachmentRow | undefined> {
+  return db
+    .selectFrom('attachments')
+    .select(COLUMNS)
+    .where('organization_id', '=', organizationId)
+    .where('ticket_id', '=', ticketId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** An attachment by id alone, for signed downloads: the signature has already proved access. */
+export function findAttachmentById(db: Executor, id: string): Promise<AttachmentRow | undefined> {
+  return db.selectFrom('attachments').select(COLUMNS).where('id', '=', id).executeTakeFirst();
+}
+
+/** A ticket's attachments, oldest first (served by attachments_org_ticket_created_idx). */
+export function listAttachments(db: Executor, organizationId: string, ticketId: string, page: Page): Promise<AttachmentRow[]> {
+  return db
+    .selectFrom('attachments')
+    .select(COLUMNS)
+    .where('organization_id', '=', organizationId)
+    .where('ticket_id', '=', ticketId)
+    .orderBy('created_at', 'asc')
+    .orderBy('id', 'asc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+export async function deleteAttachment(db: Executor, organizationId: string, ticketId: string, id: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('attachments')
+    .where('organization_id', '=', organizationId)
+    .where('ticket_id', '=', ticketId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
 
 /** Ids of the attachments of some tickets, so their stored bytes can be removed after the rows. */
 export async function attachmentIdsOfTickets(db: Executor, organizationId: string, ticketIds: string[]): Promise<string[]> {
