@@ -1,6 +1,6 @@
-import type { Insertable, Updateable } from 'kysely';
+import { sql, type Insertable, type SelectQueryBuilder, type Updateable } from 'kysely';
 import type { TicketSearch } from '../../db/search.js';
-import type { TicketRow, TicketsTable } from '../../db/types.js';
+import type { Database, TicketRow, TicketsTable } from '../../db/types.js';
 import type { Executor } from '../../shared/executor.js';
 import type { Page } from '../../shared/pagination.js';
 
@@ -36,7 +36,60 @@ export function findTicket(db: Executor, organizationId: string, id: string): Pr
     .executeTakeFirst();
 }
 
-/** One page of an organization's tickets, newest first; every filter is served by an index. */
+type TicketsQuery = SelectQueryBuilder<Database, 'tickets', object>;
+
+/**
+ * Where a list query reads its tickets from. With a term the search index answers, the matches
+ * (plus the ticket the term names by number) drive the query: `m CROSS JOIN tickets` makes SQLite
+ * loop over the matches and fetch each ticket by its key. Written as `organization_id = ? AND
+ * (seq IN (...) OR ticket_number = ?)` instead, the planner walks every ticket of the organization
+ * newest-first and tests each against the match list: a full read of the organization for a term
+ * that matches little.
+ */
+function ticketsSource(db: Executor, search: TicketSearch, organizationId: string, term: TicketFilters['search']): TicketsQuery | undefined {
+  const matches = term ? search.indexedMatches(term.text) : undefined;
+  if (!term || !matches) return undefined;
+  const byNumber =
+    term.ticketNumber === null
+      ? sql``
+      : sql` union select seq from tickets where organization_id = ${organizationId} and ticket_number = ${term.ticketNumber}`;
+  // `m` only adds `seq`, which nothing below names unqualified: the rest is a query on tickets.
+  return db.selectFrom(sql<{ seq: number }>`(${matches}${byNumber})`.as('m')).crossJoin('tickets').whereRef('tickets.seq', '=', 'm.seq');
+}
+
+/**
+ * The query for one page of an organization's tickets, newest first, built but not run (so its
+ * plan can be checked); every filter is served by an index.
+ */
+export function listTicketsQuery(
+  db: Executor,
+  search: TicketSearch,
+  organizationId: string,
+  filters: TicketFilters,
+  page: Page,
+) {
+  const term = filters.search;
+  const source = ticketsSource(db, search, organizationId, term);
+  let query = (source ?? db.selectFrom('tickets')).select(COLUMNS).where('tickets.organization_id', '=', organizationId);
+  if (filters.status) query = query.where('tickets.status', '=', filters.status);
+  if (filters.priority) query = query.where('tickets.priority', '=', filters.priority);
+  if (filters.assignedUserId) query = query.where('tickets.assigned_user_id', '=', filters.assignedUserId);
+  if (filters.assignedTeamId) query = query.where('tickets.assigned_team_id', '=', filters.assignedTeamId);
+  if (filters.customerId) query = query.where('tickets.customer_id', '=', filters.customerId);
+  if (filters.category !== undefined) query = query.where('tickets.category', '=', filters.category);
+  if (filters.unassigned !== undefined) {
+    query = query.where('tickets.assigned_user_id', filters.unassigned ? 'is' : 'is not', null);
+  }
+  if (term && !source) {
+    query = query.where((eb) => {
+      const text = search.textMatch(term.text);
+      return term.ticketNumber === null ? text : eb.or([text, eb('tickets.ticket_number', '=', term.ticketNumber)]);
+    });
+  }
+  return query.orderBy('tickets.ticket_number', 'desc').limit(page.limit).offset(page.offset);
+}
+
+/** One page of an organization's tickets, newest first. */
 export function listTickets(
   db: Executor,
   search: TicketSearch,
@@ -44,24 +97,7 @@ export function listTickets(
   filters: TicketFilters,
   page: Page,
 ): Promise<TicketColumns[]> {
-  let query = db.selectFrom('tickets').select(COLUMNS).where('organization_id', '=', organizationId);
-  if (filters.status) query = query.where('status', '=', filters.status);
-  if (filters.priority) query = query.where('priority', '=', filters.priority);
-  if (filters.assignedUserId) query = query.where('assigned_user_id', '=', filters.assignedUserId);
-  if (filters.assignedTeamId) query = query.where('assigned_team_id', '=', filters.assignedTeamId);
-  if (filters.customerId) query = query.where('customer_id', '=', filters.customerId);
-  if (filters.category !== undefined) query = query.where('category', '=', filters.category);
-  if (filters.unassigned !== undefined) {
-    query = query.where('assigned_user_id', filters.unassigned ? 'is' : 'is not', null);
-  }
-  const term = filters.search;
-  if (term) {
-    query = query.where((eb) => {
-      const text = search.textMatch(term.text);
-      return term.ticketNumber === null ? text : eb.or([text, eb('ticket_number', '=', term.ticketNumber)]);
-    });
-  }
-  return query.orderBy('ticket_number', 'desc').limit(page.limit).offset(page.offset).execute();
+  return listTicketsQuery(db, search, organizationId, filters, page).execute();
 }
 
 export async function updateTicket(

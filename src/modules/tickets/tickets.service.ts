@@ -73,16 +73,34 @@ async function checkAssignees(
   }
 }
 
+/**
+ * A due date as stored: UTC with milliseconds. The date-time format lets through values `Date`
+ * cannot hold (a leap second `23:59:60`) or that land outside years 0000-9999 once moved to UTC;
+ * those are a 422, not a RangeError turned 500.
+ */
+function dueDateOf(value: string | null): string | null {
+  if (value === null) return null;
+  const ms = Date.parse(value);
+  const iso = Number.isNaN(ms) ? '' : new Date(ms).toISOString();
+  if (!/^\d{4}-/.test(iso)) throw errors.invalidField('body.due_date', 'must be a valid date-time between years 0000 and 9999');
+  return iso;
+}
+
 export async function createTicket(deps: TicketDeps, organizationId: string, body: CreateTicketBody): Promise<Ticket> {
   const { db } = deps.store;
   await checkAssignees(db, organizationId, body);
+  const dueDate = dueDateOf(body.due_date ?? null);
   const id = randomUUID();
   await db.transaction().execute(async (trx) => {
     const now = nowIso();
+    // The write comes first: on SQLite it takes the write lock at once (waiting out another
+    // process's create), where a read first would leave a snapshot that another process's commit
+    // makes stale, and the later write would fail with SQLITE_BUSY whatever the busy timeout.
+    const ticketNumber = await takeNextTicketNumber(trx, organizationId);
     // The customer is found by email (case-insensitively) or created; an existing name is kept.
-    let customer = await findCustomerByEmail(trx, organizationId, body.customer_email);
-    if (!customer) {
-      const customerId = randomUUID();
+    let customerId = (await findCustomerByEmail(trx, organizationId, body.customer_email))?.id;
+    if (customerId === undefined) {
+      customerId = randomUUID();
       await insertCustomer(trx, {
         id: customerId,
         organization_id: organizationId,
@@ -94,15 +112,13 @@ export async function createTicket(deps: TicketDeps, organizationId: string, bod
         created_at: now,
         updated_at: now,
       });
-      customer = { id: customerId } as NonNullable<typeof customer>;
     }
-    const ticketNumber = await takeNextTicketNumber(trx, organizationId);
     await insertTicket(trx, {
       id,
       organization_id: organizationId,
       ticket_number: ticketNumber,
       tracking_token: randomUUID(),
-      customer_id: customer.id,
+      customer_id: customerId,
       subject: body.subject,
       description: body.description,
       status: 'new',
@@ -110,7 +126,7 @@ export async function createTicket(deps: TicketDeps, organizationId: string, bod
       category: body.category ?? null,
       assigned_user_id: body.assigned_user_id ?? null,
       assigned_team_id: body.assigned_team_id ?? null,
-      due_date: body.due_date ? toIso(body.due_date) : null,
+      due_date: dueDate,
       created_at: now,
       updated_at: now,
     });
@@ -165,7 +181,7 @@ export async function updateTicket(deps: TicketDeps, organizationId: string, id:
     if (value !== undefined && value !== current[field]) Object.assign(changes, { [field]: value });
   }
   if (body.due_date !== undefined) {
-    const due = body.due_date === null ? null : toIso(body.due_date);
+    const due = dueDateOf(body.due_date);
     if (due !== toIsoOrNull(current.due_date)) changes.due_date = due;
   }
   if (body.status !== undefined && body.status !== current.status) {

@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from './helpers/test-app.js';
+
+/** Ticket numbers stay gapless and unique when many creates arrive at once (decisions §4). */
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const COUNT = 200;
+
+const body = (i: number) => ({
+  customer_name: `Customer ${i % 7}`,
+  // A few customers shared by many concurrent creates, in varying case: find-or-create must not race.
+  customer_email: i % 2 ? `shared${i % 7}@example.com` : `SHARED${i % 7}@Example.com`,
+  subject: `Concurrent ${i}`,
+  description: 'Created at the same time as many others',
+});
+
+function expectOneToN(numbers: number[], n: number): void {
+  expect([...numbers].sort((a, b) => a - b)).toEqual(Array.from({ length: n }, (_, i) => i + 1));
+}
+
+describe('concurrent creates', () => {
+  it(`numbers ${COUNT} tickets created at once 1..${COUNT}, each exactly once (app.inject)`, async () => {
+    const org = await t.newOrg('Inject');
+    const responses = await Promise.all(
+      Array.from({ length: COUNT }, (_, i) => t.request({ method: 'POST', url: '/v1/tickets', body: body(i), key: org.adminKey })),
+    );
+    const statuses = responses.map((r) => r.statusCode);
+    expect(statuses.filter((s) => s !== 201), responses.find((r) => r.statusCode !== 201)?.body).toEqual([]);
+    const tickets = responses.map((r) => r.json<{ ticket_number: number; ticket_display_id: string; customer_id: string }>());
+    expectOneToN(tickets.map((x) => x.ticket_number), COUNT);
+    for (const x of tickets) expect(x.ticket_display_id).toBe(`TKT-${x.ticket_number}`);
+    expect(new Set(tickets.map((x) => x.customer_id)).size).toBe(7);
+
+    const listed = await t.request({ method: 'GET', url: '/v1/tickets?limit=500', key: org.adminKey });
+    const numbers = listed.json<{ ticket_number: number }[]>().map((x) => x.ticket_number);
+    expect(numbers).toEqual(Array.from({ length: COUNT }, (_, i) => COUNT - i));
+  });
+
+  it('keeps organizations apart when both create at once', async () => {
+    const [a, b] = await Promise.all([t.newOrg('A'), t.newOrg('B')]);
+    const responses = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => t.request({ method: 'POST', url: '/v1/tickets', body: body(i), key: i % 2 ? a.adminKey : b.adminKey })),
+    );
+    expect(responses.every((r) => r.statusCode === 201)).toBe(true);
+    const byOrg = (odd: number) => responses.filter((_, i) => i % 2 === odd).map((r) => r.json<{ ticket_number: number }>().ticket_number);
+    expectOneToN(byOrg(1), 50);
+    expectOneToN(byOrg(0), 50);
+  });
+
+  it(`numbers ${COUNT} tickets created at once over real HTTP connections`, async () => {
+    const org = await t.newOrg('Listen');
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const responses = await Promise.all(
+      Array.from({ length: COUNT }, async (_, i) => {
+        const res = await fetch(`${address}/v1/tickets`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${org.adminKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body(i)),
+        });
+        return { status: res.status, json: (await res.json()) as { ticket_number: number } };
+      }),
+    );
+    expect(responses.filter((r) => r.status !== 201)).toEqual([]);
+    expectOneToN(responses.map((r) => r.json.ticket_number), COUNT);
+  });
+});
