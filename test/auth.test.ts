@@ -1,0 +1,230 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateApiKey, hashApiKey } from '../src/auth/api-keys.js';
+import { READONLY_KEY_LIFETIME_MS, resolveScopes } from '../src/auth/api-keys.service.js';
+import { ALL_SCOPES, READ_SCOPES } from '../src/auth/scopes.js';
+import { AppError } from '../src/errors.js';
+import { buildTestApp, type TestApp } from './helpers/test-app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+interface KeyTest {
+  status: string;
+  message: string;
+  key_prefix: string;
+  scopes: string[];
+  expires_at: string | null;
+}
+
+/** Asserts the one 401 answer of decisions §2. */
+function expectUnauthorized(res: { statusCode: number; headers: Record<string, unknown>; json: () => unknown }): void {
+  expect(res.statusCode).toBe(401);
+  expect(res.json()).toEqual({ detail: 'Invalid or missing API key' });
+  expect(res.headers['www-authenticate']).toBe('Bearer');
+  expect(String(res.headers['content-type'])).toMatch(/^application\/json/);
+}
+
+/** Changes one character of the secret part, keeping the key's shape. */
+function flipOneChar(key: string, index: number): string {
+  const c = key[index]!;
+  const replacement = c === 'A' ? 'B' : 'A';
+  return key.slice(0, index) + replacement + key.slice(index + 1);
+}
+
+describe('authentication: every bad credential is 401', () => {
+  it('a missing Authorization header is 401 with WWW-Authenticate: Bearer', async () => {
+    expectUnauthorized(await t.request({ method: 'GET', url: '/v1/tickets', key: null }));
+    expectUnauthorized(await t.request({ method: 'GET', url: '/v1/test', key: null }));
+  });
+
+  it.each([
+    ['Basic scheme', () => `Basic ${Buffer.from(`user:${t.org.adminKey}`).toString('base64')}`],
+    ['Basic scheme carrying the key itself', () => `Basic ${t.org.adminKey}`],
+    ['Token scheme', () => `Token ${t.org.adminKey}`],
+    ['the key without any scheme', () => t.org.adminKey],
+    ['an empty bearer', () => 'Bearer '],
+    ['the bare word Bearer', () => 'Bearer'],
+    ['garbage', () => 'Bearer !!not-a-key!!'],
+    ['a key with trailing junk', () => `Bearer ${t.org.adminKey}x`],
+    ['two tokens', () => `Bearer ${t.org.adminKey} ${t.org.adminKey}`],
+  ])('%s is 401', async (_name, header) => {
+    const res = await t.request({ method: 'GET', url: '/v1/test', key: null, headers: { authorization: header() } });
+    expectUnauthorized(res);
+  });
+
+  it('a well-formed key with a wrong checksum is 401', async () => {
+    const key = t.org.adminKey;
+    // The last character is part of the checksum, one in the middle is part of the secret.
+    for (const index of [key.length - 1, 'key_admin_'.length + 10]) {
+      const tampered = flipOneChar(key, index);
+      expect(tampered).not.toBe(key);
+      expect(tampered).toHaveLength(key.length);
+      expectUnauthorized(await t.request({ method: 'GET', url: '/v1/test', key: tampered }));
+    }
+  });
+
+  it('an unknown key with a valid checksum is 401', async () => {
+    const unknownAdmin = generateApiKey('admin').key;
+    const unknownRo = generateApiKey('readonly').key;
+    expectUnauthorized(await t.request({ method: 'GET', url: '/v1/test', key: unknownAdmin }));
+    expectUnauthorized(await t.request({ method: 'GET', url: '/v1/tickets', key: unknownRo }));
+  });
+
+  it('an expired key is 401', async () => {
+    const expired = await t.org.key({ expiresAt: new Date(Date.now() - 1000).toISOString() });
+    expectUnauthorized(await t.request({ method: 'GET', url: '/v1/test', key: expired }));
+    expectUnauthorized(await t.request({ method: 'GET', url: '/v1/tickets', key: expired }));
+  });
+
+  it('a key that expires in the future works, then a revoked key is 401', async () => {
+    const key = await t.org.key({ expiresAt: new Date(Date.now() + 3_600_000).toISOString() });
+    expect((await t.request({ method: 'GET', url: '/v1/test', key })).statusCode).toBe(200);
+    expect((await t.request({ method: 'GET', url: '/v1/tickets', key })).statusCode).toBe(200);
+
+    const updated = await t.store.db
+      .updateTable('api_keys')
+      .set({ revoked_at: new Date().toISOString() })
+      .where('key_hash', '=', hashApiKey(key))
+      .executeTakeFirst();
+    expect(Number(updated.numUpdatedRows)).toBe(1);
+
+    expectUnauthorized(await t.request({ method: 'GET', url: '/v1/test', key }));
+    expectUnauthorized(await t.request({ method: 'GET', url: '/v1/tickets', key }));
+  });
+
+  it('the bearer scheme name is case-insensitive', async () => {
+    for (const scheme of ['bearer', 'BEARER', 'BeArEr']) {
+      const res = await t.request({
+        method: 'GET',
+        url: '/v1/test',
+        key: null,
+        headers: { authorization: `${scheme} ${t.org.adminKey}` },
+      });
+      expect(res.statusCode, scheme).toBe(200);
+      expect(res.json<KeyTest>().status).toBe('ok');
+    }
+  });
+});
+
+describe('GET /v1/test', () => {
+  it('describes a default admin key: every scope, no expiry', async () => {
+    const res = await t.request({ method: 'GET', url: '/v1/test' });
+    expect(res.statusCode).toBe(200);
+    const body = res.json<KeyTest>();
+    const secret = t.org.adminKey.slice('key_admin_'.length);
+    expect(body).toEqual({
+      status: 'ok',
+      message: 'API key is valid',
+      key_prefix: `key_admin_${secret.slice(0, 6)}`,
+      scopes: [...ALL_SCOPES],
+      expires_at: null,
+    });
+    expect(body.key_prefix).toHaveLength(16);
+    expect(body.scopes).toHaveLength(19);
+    expect(t.org.adminKey.startsWith(body.key_prefix)).toBe(true);
+  });
+
+  it('describes a read-only key: only read scopes, expiring 72 hours after creation', async () => {
+    const before = Date.now();
+    const key = await t.org.key({ role: 'readonly' });
+    const after = Date.now();
+    expect(key.startsWith('key_ro_')).toBe(true);
+
+    const res = await t.request({ method: 'GET', url: '/v1/test', key });
+    expect(res.statusCode).toBe(200);
+    const body = res.json<KeyTest>();
+    expect(body.status).toBe('ok');
+    expect(body.message).toBe('API key is valid');
+    expect(body.key_prefix).toBe(key.slice(0, 'key_ro_'.length + 6));
+    expect(body.scopes).toEqual([...READ_SCOPES]);
+    expect(body.scopes.every((s) => s.endsWith(':read'))).toBe(true);
+    expect(body.scopes).toHaveLength(7);
+
+    expect(body.expires_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    const expiresAt = Date.parse(body.expires_at!);
+    const lifetime = 72 * 60 * 60 * 1000;
+    expect(READONLY_KEY_LIFETIME_MS).toBe(lifetime);
+    expect(expiresAt).toBeGreaterThanOrEqual(before + lifetime - 60_000);
+    expect(expiresAt).toBeLessThanOrEqual(after + lifetime + 60_000);
+  });
+
+  it('reports the scopes a key was given, and an admin key expiry', async () => {
+    const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
+    const key = await t.org.key({ scopes: ['tickets:read', 'teams:write'], expiresAt });
+    const res = await t.request({ method: 'GET', url: '/v1/test', key });
+    expect(res.statusCode).toBe(200);
+    expect(res.json<KeyTest>()).toMatchObject({ scopes: ['tickets:read', 'teams:write'], expires_at: expiresAt });
+  });
+
+  it('needs a valid key but no particular scope', async () => {
+    const key = await t.org.key({ scopes: [] });
+    const res = await t.request({ method: 'GET', url: '/v1/test', key });
+    expect(res.statusCode).toBe(200);
+    expect(res.json<KeyTest>()).toMatchObject({ status: 'ok', scopes: [] });
+    // ...while the same key is refused by a route that needs a scope.
+    const tickets = await t.request({ method: 'GET', url: '/v1/tickets', key });
+    expect(tickets.statusCode).toBe(403);
+    expect(tickets.json()).toEqual({ detail: 'Insufficient permissions: requires tickets:read' });
+  });
+
+  it('never echoes the plain key', async () => {
+    const res = await t.request({ method: 'GET', url: '/v1/test' });
+    expect(res.body).not.toContain(t.org.adminKey);
+    expect(res.body).not.toContain(t.org.adminKey.slice('key_admin_'.length));
+  });
+});
+
+describe('keys at rest', () => {
+  it('stores only a SHA-256 hash: the plain key is nowhere in the api_keys table', async () => {
+    const key = await t.org.key({ role: 'readonly' });
+    const rows = await t.store.db.selectFrom('api_keys').selectAll().execute();
+    expect(rows.length).toBeGreaterThanOrEqual(2);
+    const dump = JSON.stringify(rows);
+    for (const plain of [t.org.adminKey, key]) {
+      expect(dump).not.toContain(plain);
+      // Not even the secret without its type prefix, nor secret + checksum.
+      expect(dump).not.toContain(plain.slice(plain.indexOf('_', 4) + 1));
+    }
+    const hashes = rows.map((r) => r.key_hash);
+    expect(hashes).toContain(hashApiKey(key));
+    expect(hashes).toContain(hashApiKey(t.org.adminKey));
+    for (const h of hashes) expect(h).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe('scopes a key may carry', () => {
+  it('a read-only key asking for a write or delete scope is rejected with a 422', () => {
+    for (const scope of ['tickets:write', 'customers:delete']) {
+      let thrown: unknown;
+      try {
+        resolveScopes('readonly', ['tickets:read', scope]);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(AppError);
+      const appError = thrown as AppError;
+      expect(appError.statusCode).toBe(422);
+      expect(appError.errors?.[0]?.field).toBe('body.scopes');
+      expect(appError.detail).toContain(scope);
+    }
+  });
+
+  it('creating such a read-only key fails and stores nothing', async () => {
+    const before = await t.store.db.selectFrom('api_keys').select('id').execute();
+    await expect(t.org.key({ role: 'readonly', scopes: ['tickets:write'] })).rejects.toMatchObject({ statusCode: 422 });
+    const after = await t.store.db.selectFrom('api_keys').select('id').execute();
+    expect(after).toHaveLength(before.length);
+  });
+
+  it('unknown scopes are rejected; defaults are all scopes for admin and all read scopes for read-only', () => {
+    expect(() => resolveScopes('admin', ['tickets:fly'])).toThrow(AppError);
+    expect(resolveScopes('admin', undefined)).toEqual([...ALL_SCOPES]);
+    expect(resolveScopes('readonly', undefined)).toEqual([...READ_SCOPES]);
+    expect(resolveScopes('readonly', ['tickets:read', 'dashboard:read'])).toEqual(['tickets:read', 'dashboard:read']);
+  });
+});
