@@ -10,6 +10,12 @@ export async function organizationExists(db: Executor, id: string): Promise<bool
   return (await db.selectFrom('organizations').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
 }
 
+/** The oldest organization: on a single-tenant install, the only one. */
+export async function firstOrganizationId(db: Executor): Promise<string | undefined> {
+  const row = await db.selectFrom('organizations').select('id').orderBy('created_at').orderBy('id').limit(1).executeTakeFirst();
+  return row?.id;
+}
+
 export async function countOrganizations(db: Executor): Promise<number> {
   const row = await db.selectFrom('organizations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);

@@ -1,0 +1,194 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
+import { startServer } from '../src/server.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dirs: string[] = [];
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ticketing-server-'));
+  dirs.push(dir);
+  return dir;
+}
+
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+function capture() {
+  const text = { stdout: '', stderr: '' };
+  return {
+    text,
+    output: { stdout: { write: (t: string) => (text.stdout += t) }, stderr: { write: (t: string) => (text.stderr += t) } },
+  };
+}
+
+const ADMIN_KEY = /Admin API key \(shown once\): (key_admin_\w+)/;
+
+describe('startServer (in process)', () => {
+  it('bootstraps an empty store once, serves the API and shuts down cleanly', async () => {
+    const dataDir = tempDir();
+    const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent' });
+
+    const first = capture();
+    const server = await startServer(config, { output: first.output, handleSignals: false });
+    const key = ADMIN_KEY.exec(first.text.stdout)?.[1];
+    expect(key).toBe(server.bootstrapKey);
+    expect(first.text.stderr).toContain(`listening on ${server.address}`);
+
+    const res = await fetch(`${server.address}/v1/test`, { headers: { authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(200);
+    expect(await server.shutdown()).toBe(0);
+    expect(await server.closed).toBe(0);
+    await expect(fetch(`${server.address}/v1/test`)).rejects.toThrow();
+
+    // A second start over the same store keeps the key and prints none.
+    const second = capture();
+    const again = await startServer(config, { output: second.output, handleSignals: false });
+    expect(second.text.stdout).toBe('');
+    expect(again.bootstrapKey).toBeNull();
+    const res2 = await fetch(`${again.address}/v1/test`, { headers: { authorization: `Bearer ${key}` } });
+    expect(res2.status).toBe(200);
+    expect(await again.shutdown()).toBe(0);
+  });
+});
+
+/** Resolves with the first match of `pattern` in the text a stream produces. */
+function waitFor(stream: NodeJS.ReadableStream, pattern: RegExp, seen: { text: string }): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      const match = pattern.exec(seen.text);
+      if (match) {
+        stream.off('data', onData);
+        clearTimeout(timer);
+        resolve(match);
+      }
+    };
+    const onData = () => setImmediate(check);
+    const timer = setTimeout(() => {
+      stream.off('data', onData);
+      reject(new Error(`timed out waiting for ${pattern}; output so far:\n${seen.text}`));
+    }, 30_000);
+    stream.on('data', onData);
+    check();
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Served {
+  proc: ChildProcess;
+  key: string;
+  address: string;
+  err: { text: string };
+  exited: Promise<number | null>;
+}
+
+describe('ticketing serve (the built CLI as a child process)', () => {
+  const children: ChildProcess[] = [];
+
+  beforeAll(() => {
+    // The CLI runs from dist/, as it does after `npm install`; rebuilt only when sources are newer.
+    execFileSync(process.execPath, [join(root, 'scripts', 'build-if-needed.js')], { cwd: root, stdio: 'pipe', timeout: 180_000 });
+  }, 200_000);
+
+  afterEach(() => {
+    for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+
+  async function serve(env: Record<string, string> = {}): Promise<Served> {
+    const proc = spawn(process.execPath, [join(root, 'bin', 'ticketing.js'), 'serve'], {
+      cwd: root,
+      env: { ...process.env, DATA_DIR: tempDir(), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(proc);
+    const out = { text: '' };
+    const err = { text: '' };
+    proc.stdout.setEncoding('utf8').on('data', (t: string) => (out.text += t));
+    proc.stderr.setEncoding('utf8').on('data', (t: string) => (err.text += t));
+    const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+    const key = (await waitFor(proc.stdout, ADMIN_KEY, out))[1]!;
+    const address = (await waitFor(proc.stderr, /listening on (http:\/\/[\d.]+:\d+)/, err))[1]!;
+    return { proc, key, address, err, exited };
+  }
+
+  /** Starts a ticket create and sends only the first part of its body: the request is in flight. */
+  function slowCreate(server: Served) {
+    const body = JSON.stringify({ customer_name: 'Ada', customer_email: 'ada@example.com', subject: 'Slow', description: 'Sent slowly' });
+    const req = httpRequest({
+      host: '127.0.0.1',
+      port: new URL(server.address).port,
+      method: 'POST',
+      path: '/v1/tickets',
+      headers: { authorization: `Bearer ${server.key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+    });
+    const response = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      req.on('response', (res: IncomingMessage) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (t: string) => (text += t));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      });
+      req.on('error', reject);
+    });
+    // A stalled request ends in a socket error when the server goes; only some tests await it.
+    response.catch(() => undefined);
+    req.write(body.slice(0, 20));
+    return { response, finish: () => req.end(body.slice(20)), abort: () => req.destroy() };
+  }
+
+  it('prints the admin key, answers /v1/test, and on SIGTERM finishes the in-flight request and exits 0', async () => {
+    const server = await serve({ SHUTDOWN_TIMEOUT_MS: '30000' });
+    const ok = await fetch(`${server.address}/v1/test`, { headers: { authorization: `Bearer ${server.key}` } });
+    expect(ok.status).toBe(200);
+
+    const slow = slowCreate(server);
+    await sleep(300);
+    server.proc.kill('SIGTERM');
+    await waitFor(server.proc.stderr!, /SIGTERM received/, server.err);
+    // New connections are refused while the old request is still being read.
+    let refused = false;
+    for (let i = 0; i < 20 && !refused; i++) {
+      refused = await fetch(`${server.address}/v1/test`).then(() => false, () => true);
+      if (!refused) await sleep(100);
+    }
+    expect(refused).toBe(true);
+
+    slow.finish();
+    const done = await slow.response;
+    const answeredAt = Date.now();
+    expect(done.status, done.text).toBe(201);
+    expect(JSON.parse(done.text)).toMatchObject({ ticket_display_id: 'TKT-1', subject: 'Slow' });
+    expect(await server.exited).toBe(0);
+    // The client keeps its connection alive; the server must not wait for it to go away.
+    expect(Date.now() - answeredAt).toBeLessThan(5_000);
+    expect(server.err.text).toContain('stopped');
+  });
+
+  it('exits 1 at once on a second signal, and after SHUTDOWN_TIMEOUT_MS when a request never ends', async () => {
+    const twice = await serve();
+    const stuck = slowCreate(twice);
+    await sleep(300);
+    twice.proc.kill('SIGINT');
+    await waitFor(twice.proc.stderr!, /SIGINT received/, twice.err);
+    twice.proc.kill('SIGINT');
+    expect(await twice.exited).toBe(1);
+    stuck.abort();
+
+    const slow = await serve({ SHUTDOWN_TIMEOUT_MS: '500' });
+    const stalled = slowCreate(slow);
+    await sleep(300);
+    const signalledAt = Date.now();
+    slow.proc.kill('SIGTERM');
+    expect(await slow.exited).toBe(1);
+    expect(Date.now() - signalledAt).toBeLessThan(5_000);
+    expect(slow.err.text).toContain('timed out');
+    stalled.abort();
+  });
+});
