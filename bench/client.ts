@@ -1,0 +1,116 @@
+import autocannon from 'autocannon';
+import { Agent, request } from 'node:http';
+
+/**
+ * The load-generating side of the benchmark, run as a child process so that the client does not
+ * take turns with the server on one event loop. (Not a worker thread: autocannon treats any
+ * worker thread as one of its own and then skips aggregating its results.)
+ */
+export interface ClientInput {
+  baseUrl: string;
+  bareUrl: string;
+  key: string;
+  ticketIds: string[];
+  searchTerm: string;
+  samples: number;
+  warmup: number;
+  connections: number;
+  durationSeconds: number;
+}
+
+export interface LatencyResult {
+  name: string;
+  path: string;
+  median: number;
+  p95: number;
+  items: number;
+  failures: number;
+}
+
+export interface ThroughputResult {
+  name: string;
+  requestsPerSecond: number;
+  latencyP50: number;
+  latencyP99: number;
+  non2xx: number;
+  errors: number;
+}
+
+export interface ClientOutput {
+  latency: LatencyResult[];
+  throughput: ThroughputResult[];
+}
+
+const input = await new Promise<ClientInput>((resolve) => process.once('message', (m) => resolve(m as ClientInput)));
+const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+const headers = { authorization: `Bearer ${input.key}` };
+const randomId = () => input.ticketIds[Math.floor(Math.random() * input.ticketIds.length)]!;
+
+function get(path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${input.baseUrl}${path}`, { agent, headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
+/** Sequential requests, one at a time: the latency a single client sees. */
+async function latency(name: string, path: () => string): Promise<LatencyResult> {
+  for (let i = 0; i < input.warmup; i++) await get(path());
+  const times: number[] = [];
+  let failures = 0;
+  let items = 0;
+  const example = path();
+  for (let i = 0; i < input.samples; i++) {
+    const started = performance.now();
+    const res = await get(path());
+    times.push(performance.now() - started);
+    if (res.status !== 200) failures++;
+    else if (i === 0) {
+      const body = JSON.parse(res.body) as unknown;
+      items = Array.isArray(body) ? body.length : 1;
+    }
+  }
+  times.sort((a, b) => a - b);
+  return { name, path: example, median: percentile(times, 50), p95: percentile(times, 95), items, failures };
+}
+
+async function throughput(name: string, url: string, path?: () => string, duration = input.durationSeconds): Promise<ThroughputResult> {
+  const result = await autocannon({
+    url,
+    connections: input.connections,
+    duration,
+    headers,
+    requests: path ? [{ method: 'GET', setupRequest: (req) => ({ ...req, path: path() }) }] : [{ method: 'GET' }],
+  });
+  return {
+    name,
+    requestsPerSecond: result.requests.average,
+    latencyP50: result.latency.p50,
+    latencyP99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+const term = encodeURIComponent(input.searchTerm);
+const output: ClientOutput = {
+  latency: [
+    await latency('search', () => `/v1/tickets?search=${term}`),
+    await latency('filtered list', () => '/v1/tickets?status=open&priority=high'),
+    await latency('get by id', () => `/v1/tickets/${randomId()}`),
+  ],
+  throughput: [],
+};
+agent.destroy();
+output.throughput.push(await throughput('get by id (service)', input.baseUrl, () => `/v1/tickets/${randomId()}`));
+await throughput('warm-up', input.bareUrl, undefined, 1); // the service's routes are warm already
+output.throughput.push(await throughput('bare Fastify route', input.bareUrl));
+process.send?.(output, () => process.disconnect());
