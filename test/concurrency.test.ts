@@ -53,6 +53,21 @@ describe('concurrent creates', () => {
     expectOneToN(byOrg(0), 50);
   });
 
+  it('a ticket create and a customer create with the same new email at once: one customer, never a 500', async () => {
+    const org = await t.newOrg('Race');
+    for (let round = 0; round < 40; round++) {
+      const email = `racer${round}@example.com`;
+      const [customer, ticket] = await Promise.all([
+        t.request({ method: 'POST', url: '/v1/customers', key: org.adminKey, body: { name: 'Direct', email } }),
+        t.request({ method: 'POST', url: '/v1/tickets', key: org.adminKey, body: { ...body(round), customer_email: email.toUpperCase() } }),
+      ]);
+      expect(ticket.statusCode, ticket.body).toBe(201);
+      // The customer create loses (409) when the ticket's find-or-create got there first.
+      expect([201, 409], customer.body).toContain(customer.statusCode);
+      if (customer.statusCode === 201) expect(ticket.json<{ customer_id: string }>().customer_id).toBe(customer.json<{ id: string }>().id);
+    }
+  });
+
   it(`numbers ${COUNT} tickets created at once over real HTTP connections`, async () => {
     const org = await t.newOrg('Listen');
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { ApiKeyRow, Database } from '../db/types.js';
 import { errors } from '../errors.js';
+import { creationTimeIso } from '../shared/clock.js';
 import { generateApiKey, type KeyRole } from './api-keys.js';
 import { insertApiKey } from './api-keys.repository.js';
 import { ALL_SCOPES, isReadScope, isScope, READ_SCOPES, type Scope } from './scopes.js';
@@ -38,7 +39,8 @@ export async function createApiKey(
   input: NewApiKey,
 ): Promise<{ key: string; record: ApiKeyRow }> {
   const scopes = resolveScopes(input.role, input.scopes);
-  const createdAt = new Date();
+  // Strictly increasing within the process, so key lists ordered by creation never tie.
+  const createdAt = new Date(creationTimeIso());
   const expiresAt =
     input.role === 'readonly'
       ? new Date(createdAt.getTime() + READONLY_KEY_LIFETIME_MS).toISOString()

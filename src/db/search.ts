@@ -7,16 +7,20 @@ import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
  */
 export interface TicketSearch {
   /**
-   * A statement selecting `seq` of every ticket (of all organizations) whose text contains the
-   * term, answered from the search index; undefined when the index cannot answer this term, and
-   * then `textMatch` is used instead.
+   * A statement selecting `seq` of the tickets whose text contains the term, answered from the
+   * search index; it may return other organizations' tickets too (the caller filters), never fewer
+   * of this one's. Undefined when the index cannot answer this term, and then `textMatch` is used.
    */
-  indexedMatches(term: string): RawBuilder<{ seq: number }> | undefined;
-  /** A condition on the `tickets` table that is true when the term occurs in the ticket's text. */
-  textMatch(term: string): Expression<SqlBool>;
+  indexedMatches(term: string, organizationId: string): RawBuilder<{ seq: number }> | undefined;
+  /**
+   * A condition on the organization's `tickets` that is true when the term occurs in the ticket's
+   * text, tested ticket by ticket while the list walks them newest first.
+   */
+  textMatch(term: string, organizationId: string): Expression<SqlBool>;
 }
 
-const escapeLike = (term: string): string => term.replace(/[\\%_]/g, (c) => `\\${c}`);
+/** The term as a LIKE pattern matching it anywhere, with `\` escaping `\`, `%` and `_`. */
+const containsPattern = (term: string): string => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** SQLite: FTS5 trigram index for terms of three characters or more. */
 export const sqliteTicketSearch: TicketSearch = {
@@ -28,13 +32,45 @@ export const sqliteTicketSearch: TicketSearch = {
     return sql<{ seq: number }>`select rowid as seq from ticket_search where ticket_search match ${phrase}`;
   },
   textMatch(term) {
-    const matches = this.indexedMatches(term);
-    if (matches) return sql<SqlBool>`tickets.seq in (${matches})`;
     // A trigram index cannot answer one- or two-character terms; such short terms match so many
     // tickets that walking the organization's tickets newest-first fills a page quickly.
-    const pattern = `%${escapeLike(term)}%`;
+    const pattern = containsPattern(term);
     return sql<SqlBool>`(tickets.subject like ${pattern} escape '\\' or tickets.description like ${pattern} escape '\\'
       or exists (select 1 from customers c where c.id = tickets.customer_id
         and (c.name like ${pattern} escape '\\' or c.email like ${pattern} escape '\\')))`;
+  },
+};
+
+/**
+ * pg_trgm builds trigrams from runs of letters and digits only; a term with no run of three such
+ * characters gives it no trigram to look up, and a GIN scan without one reads the whole index.
+ */
+const hasTrigram = (term: string): boolean => /[\p{L}\p{N}]{3}/u.test(term);
+
+/**
+ * PostgreSQL: `ILIKE` over GIN trigram indexes (pg_trgm, each led by the organization through
+ * btree_gin), one per searched column, so a match is a bitmap OR of index scans confined to the
+ * organization. The index only narrows the candidates; `ILIKE` rechecks each one, so the result is
+ * exactly the substring match. Backslash is `ILIKE`'s default escape character, so no `ESCAPE`
+ * clause (which would wrap the pattern in a function call) is needed.
+ */
+export const postgresTicketSearch: TicketSearch = {
+  indexedMatches(term, organizationId) {
+    if (!hasTrigram(term)) return undefined;
+    const pattern = containsPattern(term);
+    return sql<{ seq: number }>`select seq from tickets where organization_id = ${organizationId}
+        and (subject ilike ${pattern} or description ilike ${pattern})
+      union select t.seq from customers c
+        join tickets t on t.organization_id = c.organization_id and t.customer_id = c.id
+        where c.organization_id = ${organizationId} and (c.name ilike ${pattern} or c.email ilike ${pattern})`;
+  },
+  textMatch(term, organizationId) {
+    // As on SQLite: terms without a trigram walk the organization's tickets newest-first. The
+    // customer test names the organization as a value, so that a plan that reads the matching
+    // customers first reads only this organization's.
+    const pattern = containsPattern(term);
+    return sql<SqlBool>`(tickets.subject ilike ${pattern} or tickets.description ilike ${pattern}
+      or exists (select 1 from customers c where c.organization_id = ${organizationId} and c.id = tickets.customer_id
+        and (c.name ilike ${pattern} or c.email ilike ${pattern})))`;
   },
 };

@@ -1,9 +1,10 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 /**
- * Table types. Timestamps are ISO 8601 UTC strings on the way in; a dialect may hand back
- * Date objects (PostgreSQL), so reads are typed `string | Date` and mappers normalise them.
- * Booleans are written as 0/1, which both SQLite integers and PostgreSQL booleans accept.
+ * Table types. Timestamps are `text` columns holding ISO 8601 UTC with milliseconds on both
+ * dialects, and come back exactly as written; reads stay typed `string | Date` so mappers pass
+ * them through `toIso`, which also accepts a Date should a column ever become a timestamptz.
+ * Booleans are integer columns holding 0/1 on both. int8 values come back as numbers (see store.ts).
  */
 type Timestamp = ColumnType<string | Date, string, string>;
 type NullableTimestamp = ColumnType<string | Date | null, string | null | undefined, string | null>;
@@ -136,6 +137,24 @@ export interface AttachmentsTable {
   created_at: Timestamp;
 }
 
+/** A stored file of the `database` attachment backend; `attachment_id` is null while staged. */
+export interface AttachmentBlobsTable {
+  id: string;
+  organization_id: string;
+  attachment_id: string | null;
+  size_bytes: ColumnType<number | string | bigint, number, number>;
+  chunk_bytes: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface AttachmentChunksTable {
+  blob_id: string;
+  organization_id: string;
+  seq: number;
+  data: ColumnType<Buffer, Uint8Array, Uint8Array>;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
@@ -146,6 +165,8 @@ export interface Database {
   tickets: TicketsTable;
   comments: CommentsTable;
   attachments: AttachmentsTable;
+  attachment_blobs: AttachmentBlobsTable;
+  attachment_chunks: AttachmentChunksTable;
 }
 
 export type TicketRow = Selectable<TicketsTable>;

@@ -1,8 +1,54 @@
-import type { Kysely } from 'kysely';
+import { sql, type CreateTableBuilder, type Kysely } from 'kysely';
+import { dialectOf } from '../dialect.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations must not depend on today's table types */
 
+/**
+ * The core tables, the same on SQLite and PostgreSQL but for the few branches below.
+ *
+ * - Timestamps are `text` holding ISO 8601 UTC with milliseconds on both, so rows (and responses)
+ *   are identical whichever store serves them; ISO strings sort as the instants they name.
+ * - Booleans are integers 0/1 on both.
+ * - Every table carries `organization_id`, and every index that a query or a foreign-key action
+ *   searches leads with it, so the schema can later be split by organization.
+ * - A reference between records points at a row of the same organization:
+ *   `(organization_id, x_id) -> target (organization_id, id)`. The database itself refuses a link
+ *   across organizations, and the index serving the foreign-key action leads with the organization.
+ *   Optional references are set to null when their target goes: PostgreSQL nulls just that column
+ *   (`on delete set null (x_id)`); SQLite can only null every column of the key, the organization
+ *   included, so there these few are single-column references with an index of their own.
+ */
 export async function up(db: Kysely<any>): Promise<void> {
+  const dialect = dialectOf(db);
+
+  /** `(organization_id, id)`: what same-organization references point at. */
+  const referenceable = (table: string) =>
+    db.schema.createIndex(`${table}_org_id_key`).unique().on(table).columns(['organization_id', 'id']).execute();
+  /** A required reference to a row of the same organization, deleted with it. */
+  const owned = <T extends CreateTableBuilder<any, any>>(tb: T, table: string, column: string, target: string): T =>
+    tb.addForeignKeyConstraint(`${table}_${column}_fkey`, ['organization_id', column], target, ['organization_id', 'id'], (fk) =>
+      fk.onDelete('cascade'),
+    ) as T;
+  /** An optional reference, set to null when its target is deleted: SQLite's half, in the table. */
+  const optional = <T extends CreateTableBuilder<any, any>>(tb: T, table: string, column: string, target: string): T =>
+    dialect === 'sqlite'
+      ? (tb.addForeignKeyConstraint(`${table}_${column}_fkey`, [column], target, ['id'], (fk) => fk.onDelete('set null')) as T)
+      : tb;
+  /**
+   * PostgreSQL's half of `optional`, once the table exists, and the index the set-null action
+   * searches: `orgIndex` is false where an index leading with (organization_id, column) exists.
+   */
+  const optionalAfter = async (table: string, column: string, target: string, orgIndex: boolean) => {
+    if (dialect === 'sqlite') {
+      await db.schema.createIndex(`${table}_${column}_idx`).on(table).column(column).execute();
+      return;
+    }
+    await sql`alter table ${sql.table(table)} add constraint ${sql.id(`${table}_${column}_fkey`)}
+      foreign key (organization_id, ${sql.ref(column)}) references ${sql.table(target)} (organization_id, id)
+      on delete set null (${sql.ref(column)})`.execute(db);
+    if (orgIndex) await db.schema.createIndex(`${table}_org_${column}_idx`).on(table).columns(['organization_id', column]).execute();
+  };
+
   await db.schema
     .createTable('organizations')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -23,26 +69,33 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
+  await referenceable('users');
   await db.schema.createIndex('users_org_email_key').unique().on('users').columns(['organization_id', 'email_normalized']).execute();
   await db.schema.createIndex('users_org_created_idx').on('users').columns(['organization_id', 'created_at', 'id']).execute();
 
-  await db.schema
-    .createTable('api_keys')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('organization_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
-    .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('key_hash', 'text', (c) => c.notNull().unique())
-    .addColumn('key_prefix', 'text', (c) => c.notNull())
-    .addColumn('role', 'text', (c) => c.notNull())
-    .addColumn('scopes', 'text', (c) => c.notNull())
-    .addColumn('holder_user_id', 'text', (c) => c.references('users.id').onDelete('set null'))
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('expires_at', 'text')
-    .addColumn('last_used_at', 'text')
-    .addColumn('revoked_at', 'text')
-    .execute();
+  await optional(
+    db.schema
+      .createTable('api_keys')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('organization_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+      .addColumn('name', 'text', (c) => c.notNull())
+      // Looked up before the organization is known: the key is the only thing a request carries.
+      .addColumn('key_hash', 'text', (c) => c.notNull().unique())
+      .addColumn('key_prefix', 'text', (c) => c.notNull())
+      .addColumn('role', 'text', (c) => c.notNull())
+      .addColumn('scopes', 'text', (c) => c.notNull())
+      .addColumn('holder_user_id', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('expires_at', 'text')
+      .addColumn('last_used_at', 'text')
+      .addColumn('revoked_at', 'text'),
+    'api_keys',
+    'holder_user_id',
+    'users',
+  ).execute();
   await db.schema.createIndex('api_keys_org_created_idx').on('api_keys').columns(['organization_id', 'created_at', 'id']).execute();
   await db.schema.createIndex('api_keys_holder_idx').on('api_keys').columns(['organization_id', 'holder_user_id']).execute();
+  await optionalAfter('api_keys', 'holder_user_id', 'users', false);
 
   await db.schema
     .createTable('customers')
@@ -74,6 +127,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
+  await referenceable('customers');
   await db.schema.createIndex('customers_org_email_key').unique().on('customers').columns(['organization_id', 'email_normalized']).execute();
   await db.schema.createIndex('customers_org_created_idx').on('customers').columns(['organization_id', 'created_at', 'id']).execute();
 
@@ -86,39 +140,51 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
+  await referenceable('teams');
   await db.schema.createIndex('teams_org_created_idx').on('teams').columns(['organization_id', 'created_at', 'id']).execute();
 
-  await db.schema
+  let teamMembers = db.schema
     .createTable('team_members')
     .addColumn('organization_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
-    .addColumn('team_id', 'text', (c) => c.notNull().references('teams.id').onDelete('cascade'))
-    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('team_id', 'text', (c) => c.notNull())
+    .addColumn('user_id', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
-    .addPrimaryKeyConstraint('team_members_pkey', ['team_id', 'user_id'])
-    .execute();
+    // (team, user) is the identity (a user is in a team once); the organization leads the index.
+    .addPrimaryKeyConstraint('team_members_pkey', ['organization_id', 'team_id', 'user_id']);
+  teamMembers = owned(teamMembers, 'team_members', 'team_id', 'teams');
+  teamMembers = owned(teamMembers, 'team_members', 'user_id', 'users');
+  await teamMembers.execute();
   await db.schema.createIndex('team_members_org_user_idx').on('team_members').columns(['organization_id', 'user_id']).execute();
 
-  await db.schema
+  let tickets = db.schema
     .createTable('tickets')
-    .addColumn('seq', 'integer', (c) => c.primaryKey().autoIncrement())
+    // Internal integer key, referred to by the search index on SQLite. An identity on PostgreSQL.
+    .addColumn('seq', dialect === 'sqlite' ? 'integer' : 'bigint', (c) =>
+      dialect === 'sqlite' ? c.primaryKey().autoIncrement() : c.primaryKey().generatedAlwaysAsIdentity(),
+    )
     .addColumn('id', 'text', (c) => c.notNull().unique())
     .addColumn('organization_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
     .addColumn('ticket_number', 'bigint', (c) => c.notNull())
+    // Looked up without the organization (the customer's self-service link carries only it).
     .addColumn('tracking_token', 'text', (c) => c.notNull().unique())
-    .addColumn('customer_id', 'text', (c) => c.notNull().references('customers.id').onDelete('cascade'))
+    .addColumn('customer_id', 'text', (c) => c.notNull())
     .addColumn('subject', 'text', (c) => c.notNull())
     .addColumn('description', 'text', (c) => c.notNull())
     .addColumn('status', 'text', (c) => c.notNull())
     .addColumn('priority', 'text', (c) => c.notNull())
     .addColumn('category', 'text')
-    .addColumn('assigned_user_id', 'text', (c) => c.references('users.id').onDelete('set null'))
-    .addColumn('assigned_team_id', 'text', (c) => c.references('teams.id').onDelete('set null'))
+    .addColumn('assigned_user_id', 'text')
+    .addColumn('assigned_team_id', 'text')
     .addColumn('due_date', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .addColumn('resolved_at', 'text')
-    .addColumn('closed_at', 'text')
-    .execute();
+    .addColumn('closed_at', 'text');
+  tickets = owned(tickets, 'tickets', 'customer_id', 'customers');
+  tickets = optional(tickets, 'tickets', 'assigned_user_id', 'users');
+  tickets = optional(tickets, 'tickets', 'assigned_team_id', 'teams');
+  await tickets.execute();
+  await referenceable('tickets');
   // Every list filter has an index that leads with the organization and ends with the sort key,
   // so a filtered page is one index range read in order, never a scan and sort.
   await db.schema.createIndex('tickets_org_number_key').unique().on('tickets').columns(['organization_id', 'ticket_number']).execute();
@@ -129,45 +195,43 @@ export async function up(db: Kysely<any>): Promise<void> {
       .columns(['organization_id', column, 'ticket_number'])
       .execute();
   }
+  await optionalAfter('tickets', 'assigned_user_id', 'users', false);
+  await optionalAfter('tickets', 'assigned_team_id', 'teams', false);
 
-  await db.schema
+  let comments = db.schema
     .createTable('comments')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('organization_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
-    .addColumn('ticket_id', 'text', (c) => c.notNull().references('tickets.id').onDelete('cascade'))
+    .addColumn('ticket_id', 'text', (c) => c.notNull())
     .addColumn('body', 'text', (c) => c.notNull())
     .addColumn('is_internal', 'integer', (c) => c.notNull())
-    .addColumn('author_user_id', 'text', (c) => c.references('users.id').onDelete('set null'))
-    .addColumn('author_customer_id', 'text', (c) => c.references('customers.id').onDelete('set null'))
+    .addColumn('author_user_id', 'text')
+    .addColumn('author_customer_id', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('updated_at', 'text', (c) => c.notNull())
-    .execute();
+    .addColumn('updated_at', 'text', (c) => c.notNull());
+  comments = owned(comments, 'comments', 'ticket_id', 'tickets');
+  comments = optional(comments, 'comments', 'author_user_id', 'users');
+  comments = optional(comments, 'comments', 'author_customer_id', 'customers');
+  await comments.execute();
   await db.schema.createIndex('comments_org_ticket_created_idx').on('comments').columns(['organization_id', 'ticket_id', 'created_at', 'id']).execute();
-  await db.schema.createIndex('comments_ticket_idx').on('comments').column('ticket_id').execute();
-  await db.schema.createIndex('comments_author_user_idx').on('comments').column('author_user_id').execute();
-  await db.schema.createIndex('comments_author_customer_idx').on('comments').column('author_customer_id').execute();
+  await optionalAfter('comments', 'author_user_id', 'users', true);
+  await optionalAfter('comments', 'author_customer_id', 'customers', true);
 
-  await db.schema
+  let attachments = db.schema
     .createTable('attachments')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('organization_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
-    .addColumn('ticket_id', 'text', (c) => c.notNull().references('tickets.id').onDelete('cascade'))
+    .addColumn('ticket_id', 'text', (c) => c.notNull())
     .addColumn('filename', 'text', (c) => c.notNull())
     .addColumn('content_type', 'text', (c) => c.notNull())
     .addColumn('size_bytes', 'bigint', (c) => c.notNull())
-    .addColumn('uploaded_by_user_id', 'text', (c) => c.references('users.id').onDelete('set null'))
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .execute();
+    .addColumn('uploaded_by_user_id', 'text')
+    .addColumn('created_at', 'text', (c) => c.notNull());
+  attachments = owned(attachments, 'attachments', 'ticket_id', 'tickets');
+  attachments = optional(attachments, 'attachments', 'uploaded_by_user_id', 'users');
+  await attachments.execute();
   await db.schema.createIndex('attachments_org_ticket_created_idx').on('attachments').columns(['organization_id', 'ticket_id', 'created_at', 'id']).execute();
-  await db.schema.createIndex('attachments_ticket_idx').on('attachments').column('ticket_id').execute();
-  await db.schema.createIndex('attachments_uploader_idx').on('attachments').column('uploaded_by_user_id').execute();
-  // Foreign keys that point at users/teams need an index on the referencing side, or deleting a
-  // user or team scans every ticket.
-  await db.schema.createIndex('tickets_assigned_user_idx').on('tickets').column('assigned_user_id').execute();
-  await db.schema.createIndex('tickets_assigned_team_idx').on('tickets').column('assigned_team_id').execute();
-  await db.schema.createIndex('tickets_customer_idx').on('tickets').column('customer_id').execute();
-  await db.schema.createIndex('team_members_user_idx').on('team_members').column('user_id').execute();
-  await db.schema.createIndex('api_keys_holder_user_idx').on('api_keys').column('holder_user_id').execute();
+  await optionalAfter('attachments', 'uploaded_by_user_id', 'users', true);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

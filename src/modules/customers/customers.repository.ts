@@ -28,6 +28,22 @@ export async function insertCustomer(db: Executor, row: Insertable<CustomersTabl
   await db.insertInto('customers').values(row).execute();
 }
 
+/**
+ * Inserts the customer unless the organization already has one with that email, and returns the id
+ * of the one that exists afterwards. The unique index decides, so a customer created at the same
+ * moment by another request (on PostgreSQL nothing else serializes the two) is found, not a failure.
+ */
+export async function insertCustomerUnlessExists(db: Executor, row: Insertable<CustomersTable>): Promise<string> {
+  await db
+    .insertInto('customers')
+    .values(row)
+    .onConflict((oc) => oc.columns(['organization_id', 'email_normalized']).doNothing())
+    .execute();
+  const existing = await findCustomerByEmail(db, row.organization_id, row.email);
+  if (!existing) throw new Error('Customer neither inserted nor found');
+  return existing.id;
+}
+
 export function findCustomer(db: Executor, organizationId: string, id: string): Promise<CustomerColumns | undefined> {
   return db
     .selectFrom('customers')

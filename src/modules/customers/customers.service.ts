@@ -198,6 +198,7 @@ export async function deleteCustomer(deps: CustomerDeps, organizationId: string,
     if (!(await deleteCustomerRow(trx, organizationId, id))) throw errors.notFound('Customer');
     return ids;
   });
-  // After the commit: a crash here leaves only bytes without a row, which the start-up sweep removes.
+  // The database store's bytes went with the rows (cascade), so this finds none. On disk, after
+  // the commit: a crash here leaves only files without rows, which the start-up sweep removes.
   await deps.blobs.remove(attachmentIds);
 }

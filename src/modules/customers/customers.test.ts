@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
-import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { upload } from '../../../test/helpers/attachments.js';
 import { buildTestApp, type TestApp } from '../../../test/helpers/test-app.js';
-import { DiskBlobStore } from '../../storage/disk-store.js';
 
 type Json = Record<string, unknown>;
 
@@ -284,17 +282,13 @@ describe('customers: delete', () => {
     const kept = (await newTicket(bystander)).json<Json>();
     expect(ticket.customer_id).toBe(customer.id);
 
-    const blobs = new DiskBlobStore(join(t.dataDir, 'attachments'));
-    const attachmentId = randomUUID();
-    await blobs.stage(attachmentId, Readable.from([Buffer.from('hello')]));
-    await blobs.publish(attachmentId);
-    await t.store.db
-      .insertInto('attachments')
-      .values({ id: attachmentId, organization_id: t.org.id, ticket_id: String(ticket.id), filename: 'a.txt', content_type: 'text/plain', size_bytes: 5, uploaded_by_user_id: null, created_at: new Date().toISOString() })
-      .execute();
+    // Whichever attachment store the app uses (disk files, or chunks in the database on PostgreSQL).
+    const uploaded = await upload(t, String(ticket.id), 'a.txt', 'text/plain', 'hello');
+    expect(uploaded.statusCode, uploaded.body).toBe(201);
+    const attachmentId = uploaded.json<{ id: string }>().id;
     const blobExists = async () => {
       try {
-        for await (const chunk of blobs.open(attachmentId)) void chunk;
+        for await (const chunk of t.blobs.open(attachmentId)) void chunk;
         return true;
       } catch {
         return false;

@@ -1,4 +1,5 @@
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
+import { dialectOf } from '../../db/dialect.js';
 import type { Database } from '../../db/types.js';
 import type { Executor } from '../../shared/executor.js';
 
@@ -10,10 +11,24 @@ export async function organizationExists(db: Executor, id: string): Promise<bool
   return (await db.selectFrom('organizations').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
 }
 
+/** Every organization, oldest first, with its ticket counter (the number of the last ticket created). */
+export function listOrganizations(db: Executor) {
+  return db.selectFrom('organizations').select(['id', 'name', 'created_at', 'ticket_counter']).orderBy('created_at').orderBy('id').execute();
+}
+
 /** The oldest organization: on a single-tenant install, the only one. */
 export async function firstOrganizationId(db: Executor): Promise<string | undefined> {
   const row = await db.selectFrom('organizations').select('id').orderBy('created_at').orderBy('id').limit(1).executeTakeFirst();
   return row?.id;
+}
+
+/**
+ * Serializes first-start bootstraps: several processes starting at once on an empty PostgreSQL
+ * store would each count no organization and each create one. A transaction-scoped advisory lock
+ * makes the second wait and then see the first's organization. SQLite has one writer already.
+ */
+export async function lockForBootstrap(trx: Transaction<Database>): Promise<void> {
+  if (dialectOf(trx) === 'postgres') await sql`select pg_advisory_xact_lock(hashtext('ticketing:bootstrap'))`.execute(trx);
 }
 
 export async function countOrganizations(db: Executor): Promise<number> {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.js';
 import { nowIso } from '../../shared/time.js';
-import { countOrganizations, insertOrganization } from './organizations.repository.js';
+import { countOrganizations, insertOrganization, lockForBootstrap } from './organizations.repository.js';
 import { createApiKey } from '../../auth/api-keys.service.js';
 
 export async function createOrganization(db: Kysely<Database>, name: string): Promise<string> {
@@ -17,6 +17,7 @@ export async function createOrganization(db: Kysely<Database>, name: string): Pr
  */
 export async function bootstrapIfEmpty(db: Kysely<Database>): Promise<{ organizationId: string; key: string } | null> {
   return db.transaction().execute(async (trx) => {
+    await lockForBootstrap(trx);
     if ((await countOrganizations(trx)) > 0) return null;
     const organizationId = randomUUID();
     await insertOrganization(trx, { id: organizationId, name: 'Default organization', created_at: nowIso() });

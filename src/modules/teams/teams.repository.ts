@@ -74,14 +74,14 @@ export function listMembers(db: Executor, organizationId: string, teamId: string
 }
 
 /**
- * Adds a member; false when the user already was one. The primary key (team, user) decides, so two
- * concurrent adds of the same user cannot both report a first add.
+ * Adds a member; false when the user already was one. The primary key (organization, team, user)
+ * decides, so two concurrent adds of the same user cannot both report a first add.
  */
 export async function addMember(db: Executor, organizationId: string, teamId: string, userId: string, at: string): Promise<boolean> {
   const result = await db
     .insertInto('team_members')
     .values({ organization_id: organizationId, team_id: teamId, user_id: userId, created_at: at })
-    .onConflict((oc) => oc.columns(['team_id', 'user_id']).doNothing())
+    .onConflict((oc) => oc.columns(['organization_id', 'team_id', 'user_id']).doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }

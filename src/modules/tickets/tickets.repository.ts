@@ -47,7 +47,7 @@ type TicketsQuery = SelectQueryBuilder<Database, 'tickets', object>;
  * that matches little.
  */
 function ticketsSource(db: Executor, search: TicketSearch, organizationId: string, term: TicketFilters['search']): TicketsQuery | undefined {
-  const matches = term ? search.indexedMatches(term.text) : undefined;
+  const matches = term ? search.indexedMatches(term.text, organizationId) : undefined;
   if (!term || !matches) return undefined;
   const byNumber =
     term.ticketNumber === null
@@ -82,7 +82,7 @@ export function listTicketsQuery(
   }
   if (term && !source) {
     query = query.where((eb) => {
-      const text = search.textMatch(term.text);
+      const text = search.textMatch(term.text, organizationId);
       return term.ticketNumber === null ? text : eb.or([text, eb('tickets.ticket_number', '=', term.ticketNumber)]);
     });
   }

@@ -142,7 +142,9 @@ describe('search', () => {
     expect(await search('narwhal')).toEqual(['cascaded']);
     await t.store.db.deleteFrom('customers').where('id', '=', String(ticket.customer_id)).execute();
     expect(await search('narwhal')).toEqual([]);
-    // The index holds one entry per ticket, no more: nothing stale is left behind.
+    // SQLite's index is a table of its own: it holds one entry per ticket, no more, nothing stale is
+    // left behind. (PostgreSQL's trigram indexes are on the tables' own columns.)
+    if (t.store.dialect !== 'sqlite') return;
     const indexed = await t.store.db
       .selectFrom(sql<{ rowid: number }>`ticket_search`.as('s'))
       .select((eb) => eb.fn.countAll<number>().as('n'))
