@@ -1,12 +1,10 @@
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { migrateToLatest } from './db/migrator.js';
 import { openStore, type Store } from './db/store.js';
-import { existingAttachmentIds } from './modules/attachments/attachments.repository.js';
 import { bootstrapIfEmpty } from './modules/organizations/organizations.service.js';
-import { DiskBlobStore } from './storage/disk-store.js';
+import { openBlobStore, sweepBlobStore, sweepWhileServing } from './storage/open-blob-store.js';
 
 /** Where the server writes what a human must see: the one-time admin key goes to `stdout`. */
 export interface ServerOutput {
@@ -41,10 +39,7 @@ const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
  */
 export async function startServer(config: Config, options: ServerOptions = {}): Promise<RunningServer> {
   const out = options.output ?? { stdout: process.stdout, stderr: process.stderr };
-  if (config.redisUrl) {
-    out.stderr.write('ticketing: warning: REDIS_URL is set, but this version keeps rate limits per process\n');
-  }
-  const store = openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const store = openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize });
   let app: FastifyInstance | undefined;
   let address: string;
   let bootstrapKey: string | null = null;
@@ -52,8 +47,8 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     const applied = await migrateToLatest(store.db);
     for (const name of applied) out.stderr.write(`ticketing: applied migration ${name}\n`);
 
-    const blobs = new DiskBlobStore(join(config.dataDir, 'attachments'));
-    const swept = await blobs.sweep((ids) => existingAttachmentIds(store.db, ids));
+    const blobs = openBlobStore(config, store);
+    const swept = await sweepBlobStore(blobs, store.db);
     if (swept.published + swept.removed > 0) {
       out.stderr.write(`ticketing: attachment storage reconciled (${swept.published} finished, ${swept.removed} removed)\n`);
     }
@@ -65,6 +60,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     }
 
     app = await buildApp({ config, store, blobs });
+    sweepWhileServing(app, blobs, store.db);
     address = await app.listen({ host: config.host, port: config.port });
   } catch (error) {
     await app?.close().catch(() => undefined);

@@ -1,14 +1,13 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { startServer } from '../src/server.js';
+import { buildCli, listening, spawnServe, waitFor, type Child } from './helpers/processes.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const dirs: string[] = [];
 
 function tempDir(): string {
@@ -59,64 +58,28 @@ describe('startServer (in process)', () => {
   });
 });
 
-/** Resolves with the first match of `pattern` in the text a stream produces. */
-function waitFor(stream: NodeJS.ReadableStream, pattern: RegExp, seen: { text: string }): Promise<RegExpExecArray> {
-  return new Promise((resolve, reject) => {
-    const check = () => {
-      const match = pattern.exec(seen.text);
-      if (match) {
-        stream.off('data', onData);
-        clearTimeout(timer);
-        resolve(match);
-      }
-    };
-    const onData = () => setImmediate(check);
-    const timer = setTimeout(() => {
-      stream.off('data', onData);
-      reject(new Error(`timed out waiting for ${pattern}; output so far:\n${seen.text}`));
-    }, 30_000);
-    stream.on('data', onData);
-    check();
-  });
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-interface Served {
-  proc: ChildProcess;
+interface Served extends Child {
   key: string;
   address: string;
-  err: { text: string };
-  exited: Promise<number | null>;
 }
 
 describe('ticketing serve (the built CLI as a child process)', () => {
   const children: ChildProcess[] = [];
 
-  beforeAll(() => {
-    // The CLI runs from dist/, as it does after `npm install`; rebuilt only when sources are newer.
-    execFileSync(process.execPath, [join(root, 'scripts', 'build-if-needed.js')], { cwd: root, stdio: 'pipe', timeout: 180_000 });
-  }, 200_000);
+  // The CLI runs from dist/, as it does after `npm install`; rebuilt only when sources are newer.
+  beforeAll(buildCli, 200_000);
 
   afterEach(() => {
     for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
 
   async function serve(env: Record<string, string> = {}): Promise<Served> {
-    const proc = spawn(process.execPath, [join(root, 'bin', 'ticketing.js'), 'serve'], {
-      cwd: root,
-      env: { ...process.env, DATA_DIR: tempDir(), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    children.push(proc);
-    const out = { text: '' };
-    const err = { text: '' };
-    proc.stdout.setEncoding('utf8').on('data', (t: string) => (out.text += t));
-    proc.stderr.setEncoding('utf8').on('data', (t: string) => (err.text += t));
-    const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
-    const key = (await waitFor(proc.stdout, ADMIN_KEY, out))[1]!;
-    const address = (await waitFor(proc.stderr, /listening on (http:\/\/[\d.]+:\d+)/, err))[1]!;
-    return { proc, key, address, err, exited };
+    const child = spawnServe({ DATA_DIR: tempDir(), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env });
+    children.push(child.proc);
+    const key = (await waitFor(child.proc.stdout!, ADMIN_KEY, child.out))[1]!;
+    return { ...child, key, address: await listening(child) };
   }
 
   /** Starts a ticket create and sends only the first part of its body: the request is in flight. */

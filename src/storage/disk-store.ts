@@ -1,21 +1,34 @@
 import { createReadStream, createWriteStream, mkdirSync } from 'node:fs';
-import { readdir, rename, rm } from 'node:fs/promises';
+import { readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { BlobStore, ByteRange } from './blob-store.js';
+import { STAGING_TTL_MS, SWEEP_INTERVAL_MS, type BlobStore, type ByteRange, type SweepResult } from './blob-store.js';
 
 const ID = /^[0-9a-f-]{36}$/;
+// Ids per `existing` call: well under the bound-parameter limits of SQLite and PostgreSQL.
+const BATCH = 500;
+
+export interface DiskBlobStoreOptions {
+  stagingTtlMs?: number;
+  sweepIntervalMs?: number;
+}
+
+const isMissing = (error: unknown): boolean => (error as NodeJS.ErrnoException).code === 'ENOENT';
 
 /**
  * Attachment bytes on local disk: `files/<ab>/<id>` for stored blobs, `staging/<id>` while an
  * upload is in flight. Names are attachment ids, never the uploaded filename.
  */
 export class DiskBlobStore implements BlobStore {
+  readonly sweepIntervalMs: number;
+  private readonly stagingTtlMs: number;
   private readonly filesDir: string;
   private readonly stagingDir: string;
 
-  constructor(root: string) {
+  constructor(root: string, options: DiskBlobStoreOptions = {}) {
+    this.stagingTtlMs = options.stagingTtlMs ?? STAGING_TTL_MS;
+    this.sweepIntervalMs = options.sweepIntervalMs ?? SWEEP_INTERVAL_MS;
     this.filesDir = join(root, 'files');
     this.stagingDir = join(root, 'staging');
     mkdirSync(this.filesDir, { recursive: true });
@@ -50,7 +63,12 @@ export class DiskBlobStore implements BlobStore {
   async publish(id: string): Promise<void> {
     const target = this.path(id);
     mkdirSync(join(target, '..'), { recursive: true });
-    await rename(this.stagedPath(id), target);
+    try {
+      await rename(this.stagedPath(id), target);
+    } catch (error) {
+      // A sweep (this process or another sharing the directory) saw the committed row and moved it first.
+      if (!isMissing(error) || !(await exists(target))) throw error;
+    }
   }
 
   async discard(id: string): Promise<void> {
@@ -65,26 +83,39 @@ export class DiskBlobStore implements BlobStore {
     await Promise.all(ids.map((id) => rm(this.path(id), { force: true })));
   }
 
-  /** Runs before the server listens: on disk (one process) nothing staged can be in flight then. */
-  async sweep(existing: (ids: string[]) => Promise<Set<string>>): Promise<{ published: number; removed: number }> {
+  /**
+   * Staged files with a row are published (the crash came between commit and rename); staged
+   * files without one are removed once untouched for the staging TTL (an upload still streaming,
+   * here or in another process sharing the directory, keeps writing to its file); stored files
+   * without a row are removed (a file is stored only after its row was committed, so a missing
+   * row was deleted and cannot come back).
+   */
+  async sweep(existing: (ids: string[]) => Promise<Set<string>>): Promise<SweepResult> {
     let published = 0;
     let removed = 0;
+    const staleBefore = Date.now() - this.stagingTtlMs;
     const staged = (await readdir(this.stagingDir)).filter((name) => ID.test(name));
-    const stagedRows = await existing(staged);
-    for (const id of staged) {
-      if (stagedRows.has(id)) {
-        // The row was committed but the process stopped before the move: finish it.
-        await this.publish(id);
-        published++;
-      } else {
-        await this.discard(id);
-        removed++;
+    for (let i = 0; i < staged.length; i += BATCH) {
+      const batch = staged.slice(i, i + BATCH);
+      const rows = await existing(batch);
+      for (const id of batch) {
+        if (rows.has(id)) {
+          try {
+            await this.publish(id);
+            published++;
+          } catch (error) {
+            if (!isMissing(error)) throw error;
+          }
+        } else if (await modifiedBefore(this.stagedPath(id), staleBefore)) {
+          await this.discard(id);
+          removed++;
+        }
       }
     }
     for (const shard of await readdir(this.filesDir)) {
       const names = (await readdir(join(this.filesDir, shard))).filter((name) => ID.test(name));
-      for (let i = 0; i < names.length; i += 500) {
-        const batch = names.slice(i, i + 500);
+      for (let i = 0; i < names.length; i += BATCH) {
+        const batch = names.slice(i, i + BATCH);
         const rows = await existing(batch);
         for (const id of batch) {
           if (!rows.has(id)) {
@@ -95,5 +126,25 @@ export class DiskBlobStore implements BlobStore {
       }
     }
     return { published, removed };
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    (error: unknown) => {
+      if (isMissing(error)) return false;
+      throw error;
+    },
+  );
+}
+
+/** True when the file was last written before `time` (ms); false when it is gone. */
+async function modifiedBefore(path: string, time: number): Promise<boolean> {
+  try {
+    return (await stat(path)).mtimeMs < time;
+  } catch (error) {
+    if (isMissing(error)) return false;
+    throw error;
   }
 }

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTicket, filesOnDisk, PNG, upload } from '../../test/helpers/attachments.js';
-import { buildTestApp, type TestApp } from '../../test/helpers/test-app.js';
-import { existingAttachmentIds, insertAttachment } from '../modules/attachments/attachments.repository.js';
-import { DiskBlobStore } from './disk-store.js';
+import { createTicket, PNG, upload } from '../../test/helpers/attachments.js';
+import { buildTestApp, TEST_STORE, type TestApp } from '../../test/helpers/test-app.js';
+import { main } from '../cli/main.js';
+import { ConfigError, loadConfig } from '../config.js';
 import { createUrlSigner } from './signed-urls.js';
 
 let t: TestApp;
@@ -148,7 +149,8 @@ describe('signed downloads', () => {
     expect((await fetchSigned(signed_url)).statusCode).toBe(403);
   });
 
-  it('keeps the generated secret in the data directory, private, so addresses survive a restart', async () => {
+  // With PostgreSQL (production mode) the test app is given a SIGNING_SECRET instead.
+  it.runIf(TEST_STORE === 'sqlite')('keeps the generated secret in the data directory, private, so addresses survive a restart', async () => {
     const path = join(t.dataDir, 'signing-secret');
     expect(existsSync(path)).toBe(true);
     expect(statSync(path).mode & 0o777).toBe(0o600);
@@ -162,36 +164,61 @@ describe('signed downloads', () => {
   });
 });
 
-describe('start-up sweep of DiskBlobStore', () => {
-  it('publishes staged files with a row and removes staged or stored files without one', async () => {
-    const root = join(t.dataDir, 'attachments');
-    const kept = await uploaded('kept.txt', 'text/plain', 'kept');
+describe('signing secret and storage backend configuration', () => {
+  const SECRET = 'k'.repeat(32);
+  const POSTGRES = 'postgres://ticketing@127.0.0.1:1/ticketing';
 
-    // A crash after the row was committed but before the file was moved into place.
-    const committed = randomUUID();
-    await insertAttachment(t.store.db, {
-      id: committed, organization_id: t.org.id, ticket_id: ticketId, filename: 'late.txt',
-      content_type: 'text/plain', size_bytes: 4, uploaded_by_user_id: null, created_at: new Date().toISOString(),
-    });
-    writeFileSync(join(root, 'staging', committed), 'late');
-    // A crash before the row was committed.
-    const abandoned = randomUUID();
-    writeFileSync(join(root, 'staging', abandoned), 'abandoned');
-    // A crash after the row was deleted but before the file was removed.
-    const orphan = randomUUID();
-    mkdirSync(join(root, 'files', orphan.slice(0, 2)), { recursive: true });
-    writeFileSync(join(root, 'files', orphan.slice(0, 2), orphan), 'orphan');
+  it('requires SIGNING_SECRET with PostgreSQL, saying what to set', () => {
+    expect(() => loadConfig({ DATABASE_URL: POSTGRES })).toThrow(ConfigError);
+    expect(() => loadConfig({ DATABASE_URL: 'postgresql://h/db' })).toThrow(/SIGNING_SECRET is required when DATABASE_URL is PostgreSQL/);
+    expect(loadConfig({ DATABASE_URL: POSTGRES, SIGNING_SECRET: SECRET }).signingSecret).toBe(SECRET);
+    // SQLite keeps generating one in the data directory.
+    expect(loadConfig({}).signingSecret).toBeUndefined();
+  });
 
-    const store = new DiskBlobStore(root);
-    const result = await store.sweep((ids) => existingAttachmentIds(t.store.db, ids));
-    expect(result).toEqual({ published: 1, removed: 2 });
+  it('signs with a configured SIGNING_SECRET, writing no secret file', async () => {
+    const configured = await buildTestApp({ SIGNING_SECRET: SECRET });
+    try {
+      const ticket = await createTicket(configured);
+      const id = (await upload(configured, ticket, 'a.txt', 'text/plain', 'a')).json<{ id: string }>().id;
+      const link = await configured.request({ method: 'GET', url: `/v1/tickets/${ticket}/attachments/${id}/download` });
+      const url = new URL(link.json<{ signed_url: string }>().signed_url);
+      const verify = (secret: string) =>
+        createUrlSigner({ ...configured.config, signingSecret: secret }).verify(id, url.searchParams.get('expires'), url.searchParams.get('signature'));
+      expect(verify(SECRET)).toBe(true);
+      expect(verify('j'.repeat(32))).toBe(false);
+      expect(existsSync(join(configured.dataDir, 'signing-secret'))).toBe(false);
+    } finally {
+      await configured.close();
+    }
+  });
 
-    const names = filesOnDisk(t).map((f) => f.slice(root.length));
-    expect(names).toContain(`/files/${committed.slice(0, 2)}/${committed}`);
-    expect(names).toContain(`/files/${kept.slice(0, 2)}/${kept}`);
-    expect(names.some((n) => n.includes(abandoned) || n.includes(orphan) || n.startsWith('/staging/'))).toBe(false);
-    // The recovered attachment downloads like any other.
-    const res = await fetchSigned((await signedUrl(committed)).signed_url);
-    expect(res.body).toBe('late');
+  it('refuses a SIGNING_SECRET shorter than 32 characters', () => {
+    expect(() => loadConfig({ SIGNING_SECRET: 'k'.repeat(31) })).toThrow(/SIGNING_SECRET/);
+    expect(() => loadConfig({ DATABASE_URL: POSTGRES, SIGNING_SECRET: 'short' })).toThrow(/SIGNING_SECRET/);
+  });
+
+  it('`ticketing serve` without SIGNING_SECRET on PostgreSQL exits 1 with the message, creating nothing', async () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'ticketing-secret-')), 'data');
+    let stdout = '';
+    let stderr = '';
+    const io = { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) } };
+    try {
+      const code = await main(['serve'], io, { DATABASE_URL: POSTGRES, DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+      expect(code).toBe(1);
+      expect(stderr).toMatch(/^ticketing: SIGNING_SECRET is required when DATABASE_URL is PostgreSQL/);
+      expect(stdout).toBe('');
+      expect(existsSync(dataDir)).toBe(false);
+    } finally {
+      rmSync(join(dataDir, '..'), { recursive: true, force: true });
+    }
+  });
+
+  it('chooses the storage backend: disk with SQLite, database with PostgreSQL, unless told', () => {
+    expect(loadConfig({}).storageBackend).toBe('disk');
+    expect(loadConfig({ DATABASE_URL: POSTGRES, SIGNING_SECRET: SECRET }).storageBackend).toBe('database');
+    expect(loadConfig({ STORAGE_BACKEND: 'database' }).storageBackend).toBe('database');
+    expect(loadConfig({ DATABASE_URL: POSTGRES, SIGNING_SECRET: SECRET, STORAGE_BACKEND: 'disk' }).storageBackend).toBe('disk');
+    expect(() => loadConfig({ STORAGE_BACKEND: 's3' })).toThrow(/STORAGE_BACKEND/);
   });
 });

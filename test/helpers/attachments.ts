@@ -80,3 +80,37 @@ export const SAMPLES: Record<string, Buffer> = {
   'application/x-7z-compressed': Buffer.concat([Buffer.from('377abcaf271c0004', 'hex'), randomBytes(32)]),
   'application/gzip': Buffer.from('1f8b08000000000000030300000000000000000000', 'hex'),
 };
+
+/**
+ * Everything the attachment storage holds, whichever backend is configured: files under the data
+ * directory (disk), and blob and chunk rows (database; a staged blob shows as `staged:<id>`).
+ * Comparing it before and after a request proves that nothing was left behind.
+ */
+export interface StoredBytes {
+  files: string[];
+  blobs: string[];
+  chunks: number;
+}
+
+export async function storedBytes(t: TestApp): Promise<StoredBytes> {
+  const blobs = await t.store.db.selectFrom('attachment_blobs').select(['id', 'attachment_id']).orderBy('id').execute();
+  const chunks = await t.store.db.selectFrom('attachment_chunks').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+  return {
+    files: filesOnDisk(t).sort(),
+    blobs: blobs.map((b) => (b.attachment_id === null ? `staged:${b.id}` : b.id)),
+    chunks: Number(chunks.n),
+  };
+}
+
+/** Ids of the attachments whose bytes are stored (published, not staged), in either backend. */
+export async function storedIds(t: TestApp): Promise<string[]> {
+  const { files, blobs } = await storedBytes(t);
+  const root = join(t.dataDir, 'attachments', 'files');
+  return [...files.filter((f) => f.startsWith(root)).map((f) => f.slice(f.lastIndexOf('/') + 1)), ...blobs.filter((b) => !b.startsWith('staged:'))];
+}
+
+/** True when no upload is staged: no file in staging/, no staged blob row. */
+export async function nothingStaged(t: TestApp): Promise<boolean> {
+  const { files, blobs } = await storedBytes(t);
+  return !files.some((f) => f.includes(`${join('attachments', 'staging')}/`)) && !blobs.some((b) => b.startsWith('staged:'));
+}

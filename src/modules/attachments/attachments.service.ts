@@ -78,7 +78,7 @@ export async function uploadAttachment(
         part.file.destroy();
         throw errors.fileTypeNotAllowed(contentType);
       }
-      const size = await stageFile(deps.blobs, id, part, contentType);
+      const size = await stageFile(deps.blobs, id, auth.organizationId, part, contentType);
       upload = { filename: part.filename, contentType, size };
     }
     if (!upload) throw errors.badRequest(`${ONE_FILE_PART}; the request has no file part`);
@@ -119,18 +119,24 @@ async function findTicketQuietly(deps: AttachmentDeps, organizationId: string, t
  * Streams one part to staging through the signature check. The parser stops a file at the size
  * limit and emits `limit`; the write is then failed at once, so no truncated file is ever kept.
  */
-async function stageFile(blobs: BlobStore, id: string, part: MultipartFile, contentType: string): Promise<number> {
+async function stageFile(blobs: BlobStore, id: string, organizationId: string, part: MultipartFile, contentType: string): Promise<number> {
   const check = new SignatureCheck(contentType);
+  // Stop reading the part: the parser then stops reading the request, which is closed. Done as
+  // soon as the upload fails, not once the store has cleaned up (a database round trip or two),
+  // or a fast client could push megabytes more meanwhile.
+  const stopReading = () => {
+    part.file.unpipe(check);
+    part.file.destroy();
+  };
+  check.once('error', stopReading);
   part.file.on('limit', () => check.destroy(errors.fileTooLarge()));
   part.file.on('error', (error) => check.destroy(error));
   try {
-    const size = await blobs.stage(id, part.file.pipe(check));
+    const size = await blobs.stage(id, part.file.pipe(check), { organizationId });
     if (part.file.truncated || size > MAX_FILE_BYTES) throw errors.fileTooLarge();
     return size;
   } catch (error) {
-    // Stop reading the part: the parser then stops reading the request, which is closed.
-    part.file.unpipe(check);
-    part.file.destroy();
+    stopReading();
     throw error;
   }
 }
@@ -145,7 +151,10 @@ export async function getAttachment(deps: AttachmentDeps, organizationId: string
   return presentAttachment(await getAttachmentRow(deps, organizationId, ticketId, id));
 }
 
-/** Removes the row, then the bytes: a crash between leaves only bytes, which the sweep removes. */
+/**
+ * Removes the row, then the bytes. The database store's bytes go with the row (cascade); on disk
+ * a crash between the two leaves only a file, which the start-up sweep removes.
+ */
 export async function deleteAttachment(deps: AttachmentDeps, organizationId: string, ticketId: string, id: string): Promise<void> {
   await getTicketRow(deps.store.db, organizationId, ticketId);
   if (!(await deleteAttachmentRow(deps.store.db, organizationId, ticketId, id))) throw errors.notFound('Attachment');

@@ -8,7 +8,7 @@ import type { Page } from '../../shared/pagination.js';
 import { nowIso, toIso, toIsoOrNull } from '../../shared/time.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import { attachmentIdsOfTickets } from '../attachments/attachments.repository.js';
-import { findCustomerByEmail, insertCustomer, normalizeEmail } from '../customers/customers.repository.js';
+import { findCustomerByEmail, insertCustomerUnlessExists, normalizeEmail } from '../customers/customers.repository.js';
 import { takeNextTicketNumber } from '../organizations/organizations.repository.js';
 import { teamExists } from '../teams/teams.repository.js';
 import { userExists } from '../users/users.repository.js';
@@ -100,9 +100,8 @@ export async function createTicket(deps: TicketDeps, organizationId: string, bod
     // The customer is found by email (case-insensitively) or created; an existing name is kept.
     let customerId = (await findCustomerByEmail(trx, organizationId, body.customer_email))?.id;
     if (customerId === undefined) {
-      customerId = randomUUID();
-      await insertCustomer(trx, {
-        id: customerId,
+      customerId = await insertCustomerUnlessExists(trx, {
+        id: randomUUID(),
         organization_id: organizationId,
         name: body.customer_name,
         email: body.customer_email,
@@ -162,7 +161,7 @@ export async function listTickets(deps: TicketDeps, organizationId: string, quer
 }
 
 /** The timestamps a status change sets or clears (decisions §5). */
-function statusTimestamps(from: string, to: string, now: string): Updateable<TicketsTable> {
+export function statusTimestamps(from: string, to: string, now: string): Updateable<TicketsTable> {
   if (from === to) return {};
   if (to === 'resolved') return { resolved_at: now, closed_at: null };
   if (to === 'closed') return { closed_at: now };
@@ -195,6 +194,17 @@ export async function updateTicket(deps: TicketDeps, organizationId: string, id:
   return presentTicket(await getTicketRow(db, organizationId, id));
 }
 
+/**
+ * Gives the ticket a new random tracking token. The old one stops working at once: the portal
+ * looks tokens up on every request and never caches them.
+ */
+export async function rotateTrackingToken(deps: TicketDeps, organizationId: string, id: string): Promise<Ticket> {
+  const { db } = deps.store;
+  await getTicketRow(db, organizationId, id);
+  await updateTicketRow(db, organizationId, id, { tracking_token: randomUUID(), updated_at: nowIso() });
+  return presentTicket(await getTicketRow(db, organizationId, id));
+}
+
 /** Deletes the ticket with its comments and attachments, then the attachments' stored bytes. */
 export async function deleteTicket(deps: TicketDeps, organizationId: string, id: string): Promise<void> {
   const attachmentIds = await deps.store.db.transaction().execute(async (trx) => {
@@ -202,6 +212,7 @@ export async function deleteTicket(deps: TicketDeps, organizationId: string, id:
     if (!(await deleteTicketRow(trx, organizationId, id))) throw errors.notFound('Ticket');
     return ids;
   });
-  // After the commit: a crash here leaves only bytes without a row, which the start-up sweep removes.
+  // The database store's bytes went with the rows (cascade), so this finds none. On disk, after
+  // the commit: a crash here leaves only files without rows, which the start-up sweep removes.
   await deps.blobs.remove(attachmentIds);
 }
