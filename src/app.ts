@@ -5,14 +5,19 @@ import type { Config } from './config.js';
 import type { Store } from './db/store.js';
 import { errors, handleError, registerErrorHandler } from './errors.js';
 import { authFailureLimiter, registerRateLimits } from './limits/rate-limit.js';
+import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.js';
 import { attachmentsRoutes } from './modules/attachments/attachments.routes.js';
 import { commentsRoutes } from './modules/comments/comments.routes.js';
 import { customersRoutes } from './modules/customers/customers.routes.js';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
+import { healthRoutes } from './modules/health/health.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { teamsRoutes } from './modules/teams/teams.routes.js';
+import { portalRoutes } from './modules/portal/portal.routes.js';
 import { ticketsRoutes } from './modules/tickets/tickets.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { storageRoutes } from './storage/storage.routes.js';
+import { registerOpenApi } from './openapi/openapi.plugin.js';
 import { validatorCompiler } from './shared/validation.js';
 import type { BlobStore } from './storage/blob-store.js';
 import { createUrlSigner } from './storage/signed-urls.js';
@@ -44,6 +49,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(deps.config.logLevel),
     bodyLimit: BODY_LIMIT,
+    // Behind a reverse proxy the client address (failed-auth limits, logs) comes from X-Forwarded-For.
+    trustProxy: deps.config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
     // Errors raised before routing (FST_ERR_BAD_URL) bypass setErrorHandler; same shape for them.
     frameworkErrors: (error, request, reply) => {
@@ -57,19 +64,30 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Order matters: the rate-limit plugin adds its hook per route; authentication is app-level and
   // so runs first (401 before 429), the scope check runs in preParsing (429 before 403).
-  await registerRateLimits(app, deps.config.rateLimit);
+  const sharedRedis = await registerRateLimits(app, deps.config);
   registerAuthentication(app, { db: deps.store.db, authFailureExceeded: authFailureLimiter(app, deps.config.rateLimit) });
 
+  // Before every route: the OpenAPI document collects routes as they are added.
+  await registerOpenApi(app, { publicUrl: deps.config.publicUrl, enabled: deps.config.docsEnabled });
+  await app.register(healthRoutes, { store: deps.store, redis: sharedRedis });
   await app.register(systemRoutes);
   await app.register(ticketsRoutes, deps);
   await app.register(customersRoutes, deps);
   await app.register(usersRoutes, deps);
   await app.register(teamsRoutes, deps);
   await app.register(commentsRoutes, deps);
+  await app.register(dashboardRoutes, deps);
+  await app.register(apiKeysRoutes, deps);
   // One signer for both ends, so the secret is read (or created) once.
   const signer = createUrlSigner(deps.config);
   await app.register(attachmentsRoutes, { ...deps, signer });
   await app.register(storageRoutes, { ...deps, signer });
+  await app.register(portalRoutes, {
+    ...deps,
+    signer,
+    perMinute: deps.config.rateLimit.portalPerMinute,
+    windowMs: deps.config.rateLimit.windowMs,
+  });
   return app;
 }
 
@@ -88,21 +106,26 @@ function registerMethodNotAllowed(app: FastifyInstance): void {
     for (const m of methods) known.add(m);
   });
   app.setNotFoundHandler((request) => {
-    const path = request.url.split('?')[0] ?? '/';
+    // Routes ignore one trailing slash; so does this lookup (else `/v1/tickets/` would match `:ticket_id`).
+    const path = (request.url.split('?')[0] ?? '/').replace(/(.)\/$/, '$1');
     const match = paths.find('GET', path);
-    if (match) throw errors.methodNotAllowed(request.method, [...(match.store as Set<string>)].sort());
+    const allowed = match?.store as Set<string> | undefined;
+    // A route of this very method that found nothing (a static file handler, /docs/static/*) is a 404.
+    if (allowed && !allowed.has(request.method)) throw errors.methodNotAllowed(request.method, [...allowed].sort());
     throw errors.routeNotFound(request.method, request.url);
   });
 }
 
 /**
  * POST and PATCH bodies are JSON (decisions §3): anything else is 415, even an empty body, so a
- * client that forgot the header learns why. The upload route sets `config.multipart` and is exempt.
+ * client that forgot the header learns why. The upload route (`config.multipart`) and the portal's
+ * HTML reply form (`config.form`, which parses only urlencoded bodies) are exempt.
  */
 function registerJsonOnly(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
     if (request.method !== 'POST' && request.method !== 'PATCH') return;
-    if (request.routeOptions.config.multipart || !request.routeOptions.schema?.body) return;
+    const config = request.routeOptions.config;
+    if (config.multipart || config.form || !request.routeOptions.schema?.body) return;
     const type = request.headers['content-type'];
     if (!type || !/^application\/json\s*(;|$)/i.test(type)) throw errors.unsupportedMediaType();
   });
@@ -112,5 +135,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route takes multipart/form-data instead of JSON. */
     multipart?: boolean;
+    /** The route takes an HTML form (application/x-www-form-urlencoded) instead of JSON: the portal's reply form. */
+    form?: boolean;
   }
 }

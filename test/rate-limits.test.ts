@@ -191,3 +191,48 @@ describe('failed authentication is limited per client address', () => {
     expect(rateHeaders(again)).toMatchObject({ limit: '10', remaining: '8' });
   });
 });
+
+describe('behind a reverse proxy', () => {
+  const inject = (t: TestApp, forwardedFor: string) =>
+    t.app.inject({ method: 'GET', url: '/v1/test', remoteAddress: '10.0.0.2', headers: { authorization: 'Bearer nope', 'x-forwarded-for': forwardedFor } });
+
+  it('with TRUST_PROXY the failed-auth limit is per client address from X-Forwarded-For', async () => {
+    const t = await buildTestApp({ RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: '2', TRUST_PROXY: '10.0.0.0/8' });
+    try {
+      const first = [];
+      for (let i = 0; i < 3; i++) first.push((await inject(t, '198.51.100.1')).statusCode);
+      expect(first).toEqual([401, 401, 429]);
+      // Another client behind the same proxy is not limited by the first one.
+      expect((await inject(t, '198.51.100.2')).statusCode).toBe(401);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('without TRUST_PROXY, X-Forwarded-For is ignored, so it cannot be forged to dodge the limit', async () => {
+    const t = await buildTestApp({ RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: '2' });
+    try {
+      const statuses = [];
+      for (let i = 0; i < 3; i++) statuses.push((await inject(t, `198.51.100.${i + 10}`)).statusCode);
+      expect(statuses).toEqual([401, 401, 429]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('TRUST_PROXY accepts true, false or a list of addresses', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '127.0.0.1,10.0.0.0/8' }).trustProxy).toBe('127.0.0.1,10.0.0.0/8');
+  });
+});
+
+describe('Redis configuration', () => {
+  it('REDIS_URL must be a redis:// or rediss:// address; keys are prefixed with REDIS_PREFIX (default "ticketing:")', () => {
+    expect(() => loadConfig({ REDIS_URL: 'localhost:6379' })).toThrow(/REDIS_URL/);
+    expect(loadConfig({ REDIS_URL: 'rediss://cache.internal:6380/2' }).redisUrl).toBe('rediss://cache.internal:6380/2');
+    expect(loadConfig({}).redisPrefix).toBe('ticketing:');
+    expect(loadConfig({ REDIS_PREFIX: 'acme:' }).redisPrefix).toBe('acme:');
+  });
+});

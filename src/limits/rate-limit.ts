@@ -1,7 +1,8 @@
-import rateLimit from '@fastify/rate-limit';
+import rateLimit, { type FastifyRateLimitStore, type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { errors } from '../errors.js';
+import { openSharedRedis, type SharedRedis } from './redis.js';
 
 /**
  * Per-key rate limits (spec §8, decisions §9) through @fastify/rate-limit: admin and read-only keys
@@ -11,8 +12,18 @@ import { errors } from '../errors.js';
  *
  * The plugin adds its check to each route's own onRequest hooks, which run after the app-level
  * authentication hook whatever the registration order, so 401 comes before 429.
+ *
+ * With `REDIS_URL` the counters live in Redis, so every process shares each budget; without it they
+ * live in this process. Resolves to the Redis connection (for the readiness check), or null.
  */
-export async function registerRateLimits(app: FastifyInstance, config: Config['rateLimit']): Promise<void> {
+export async function registerRateLimits(app: FastifyInstance, appConfig: Config): Promise<SharedRedis | null> {
+  const config = appConfig.rateLimit;
+  const redis = appConfig.redisUrl ? openSharedRedis(appConfig.redisUrl, appConfig.redisPrefix, app.log) : null;
+  if (redis) {
+    // Connect in the background: a Redis that is down must not stop the service from starting.
+    app.addHook('onReady', async () => redis.connect());
+    app.addHook('onClose', async () => redis.close());
+  }
   // Every authenticated route takes part and shares the plugin's one global store, so a key has one
   // budget across all routes (a per-route `config.rateLimit` object would give each route its own
   // store, i.e. its own budget). Routes without authentication opt out.
@@ -29,7 +40,32 @@ export async function registerRateLimits(app: FastifyInstance, config: Config['r
     keyGenerator: (request: FastifyRequest) => `key:${request.auth?.keyId ?? request.ip}`,
     max: (request: FastifyRequest) => (request.auth?.role === 'admin' ? config.adminPerMinute : config.readonlyPerMinute),
     errorResponseBuilder: (_request, context) => errors.rateLimited(Math.max(1, Math.ceil(context.ttl / 1000))),
+    // Fail open: when the store cannot answer, the request goes on uncounted (and is logged by
+    // the Redis client) instead of failing; an outage of Redis must never become a 500.
+    skipOnError: true,
+    ...(redis ? { store: redisStore(redis) } : {}),
   });
+  return redis;
+}
+
+/**
+ * A @fastify/rate-limit store over the shared Redis connection. Every limiter (the per-key one and
+ * the per-address one for failed authentication) uses the same keyspace: their keys differ by
+ * their own prefixes (`key:`, `authfail:`), so `child` needs no namespace of its own.
+ */
+function redisStore(redis: SharedRedis): FastifyRateLimitStoreCtor {
+  class RedisWindowStore implements FastifyRateLimitStore {
+    incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number): void {
+      redis.hit(key, timeWindow).then(
+        (result) => callback(null, result),
+        (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+      );
+    }
+    child(): FastifyRateLimitStore {
+      return this;
+    }
+  }
+  return RedisWindowStore;
 }
 
 /** The per-address counter of failed authentications; resolves to seconds to wait when over. */
