@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generateApiKey, hashApiKey } from '../src/auth/api-keys.js';
 import { READONLY_KEY_LIFETIME_MS, resolveScopes } from '../src/auth/api-keys.service.js';
 import { ALL_SCOPES, READ_SCOPES } from '../src/auth/scopes.js';
@@ -226,5 +226,54 @@ describe('scopes a key may carry', () => {
     expect(resolveScopes('admin', undefined)).toEqual([...ALL_SCOPES]);
     expect(resolveScopes('readonly', undefined)).toEqual([...READ_SCOPES]);
     expect(resolveScopes('readonly', ['tickets:read', 'dashboard:read'])).toEqual(['tickets:read', 'dashboard:read']);
+  });
+});
+
+describe('key lifetime through the key-management API', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  async function createKeyViaApi(body: Record<string, unknown>): Promise<{ id: string; key: string; created_at: string; expires_at: string | null }> {
+    const res = await t.request({ method: 'POST', url: '/v1/api-keys', body: { name: 'lifetime', ...body } });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json();
+  }
+
+  it('a read-only key works until 72 hours after its creation, then is 401', async () => {
+    const created = await createKeyViaApi({ role: 'readonly' });
+    const expiresAt = Date.parse(created.expires_at!);
+    expect(expiresAt - Date.parse(created.created_at)).toBe(READONLY_KEY_LIFETIME_MS);
+    // Only Date is faked: the clock the authentication hook reads.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(expiresAt - 1000);
+    expect((await t.request({ method: 'GET', url: '/v1/tickets', key: created.key })).statusCode).toBe(200);
+    vi.setSystemTime(expiresAt);
+    expectUnauthorized(await t.request({ method: 'GET', url: '/v1/tickets', key: created.key }));
+    expectUnauthorized(await t.request({ method: 'GET', url: '/v1/test', key: created.key }));
+  });
+
+  it('an admin key with an expiry is 401 from that instant on', async () => {
+    const created = await createKeyViaApi({ role: 'admin', expires_at: new Date(Date.now() + 60_000).toISOString() });
+    expect((await t.request({ method: 'GET', url: '/v1/test', key: created.key })).statusCode).toBe(200);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.parse(created.expires_at!));
+    expectUnauthorized(await t.request({ method: 'GET', url: '/v1/test', key: created.key }));
+  });
+
+  it('a key revoked through the API is refused on its very next request: nothing is cached', async () => {
+    const created = await createKeyViaApi({ role: 'admin' });
+    // Warm every path a cache could sit on: several successful requests in a row.
+    for (let i = 0; i < 3; i++) expect((await t.request({ method: 'GET', url: '/v1/tickets', key: created.key })).statusCode).toBe(200);
+    expect((await t.request({ method: 'DELETE', url: `/v1/api-keys/${created.id}` })).statusCode).toBe(204);
+    expectUnauthorized(await t.request({ method: 'GET', url: '/v1/tickets', key: created.key }));
+    expectUnauthorized(await t.request({ method: 'DELETE', url: `/v1/api-keys/${created.id}`, key: created.key }));
+  });
+
+  it('a read-only key asking to manage keys gets 403 before its body is read', async () => {
+    const ro = await t.org.key({ role: 'readonly' });
+    const res = await t.request({ method: 'POST', url: '/v1/api-keys', key: ro, body: '{"broken' });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ detail: 'Insufficient permissions: requires an admin key' });
   });
 });

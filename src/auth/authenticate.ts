@@ -21,6 +21,13 @@ export interface AuthContext {
 /** How a route is protected: `{ scope }` names the scope it needs; `{}` needs only a valid key. */
 export interface RouteAuth {
   scope?: Scope;
+  /** Only an admin key may call the route (key management: spec §5.5–5.6 grant it by role, not scope). */
+  adminKey?: boolean;
+  /**
+   * With `adminKey`: the path parameter holding a key id. A read-only key may still call the route
+   * on its own id (it may revoke itself, never another key).
+   */
+  ownKeyParam?: string;
 }
 
 declare module 'fastify' {
@@ -63,15 +70,28 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
   });
 
   app.addHook('preParsing', async (request: FastifyRequest, _reply: FastifyReply, payload) => {
-    const scope = request.routeOptions.config.auth?.scope;
+    const routeAuth = request.routeOptions.config.auth;
+    if (!routeAuth) return payload;
+    const scope = routeAuth.scope;
     if (scope && !request.auth?.scopes.has(scope)) throw errors.forbidden(scope);
+    if (routeAuth.adminKey && request.auth?.role !== 'admin' && !isOwnKey(request, routeAuth.ownKeyParam)) {
+      throw errors.forbidden('an admin key');
+    }
     return payload;
   });
+}
+
+/** True when the route's key-id path parameter names the calling key itself. */
+function isOwnKey(request: FastifyRequest, param: string | undefined): boolean {
+  if (param === undefined || !request.auth) return false;
+  const value = (request.params as Record<string, unknown> | undefined)?.[param];
+  return typeof value === 'string' && value.toLowerCase() === request.auth.keyId;
 }
 
 async function authenticate(db: Kysely<Database>, header: string | undefined): Promise<AuthContext | null> {
   const key = header ? BEARER.exec(header)?.[1] : undefined;
   if (!key || !isWellFormedApiKey(key)) return null;
+  // Read on every request, never cached: a revoked or expired key is refused from the next request on.
   const row = await findApiKeyByHash(db, hashApiKey(key));
   if (!row || row.revoked_at !== null) return null;
   const now = Date.now();

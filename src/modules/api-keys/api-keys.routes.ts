@@ -1,0 +1,87 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppDeps } from '../../app.js';
+import { authOf } from '../../auth/authenticate.js';
+import { toPage } from '../../shared/pagination.js';
+import { ErrorBody, responses } from '../../shared/schemas.js';
+import { ApiKey, ApiKeyParams, CreateApiKeyBody, CreatedApiKey, ListApiKeysQuery, UpdateApiKeyBody } from './api-keys.schemas.js';
+import * as keys from './api-keys.service.js';
+
+/**
+ * Key management (spec §5.5–5.6). The spec defines no scope for it, so access goes by the key's
+ * role: any valid key may read (a read-only key sees only itself and its holder's keys), only an
+ * admin key may create, edit or revoke, and a read-only key may revoke itself.
+ */
+export async function apiKeysRoutes(fastify: FastifyInstance, deps: AppDeps): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const tags = ['Keys'];
+
+  app.get('/v1/api-keys', {
+    config: { auth: {} },
+    schema: {
+      tags,
+      summary: 'List API keys, newest first',
+      description: 'Any valid key. An admin key sees every key of its organization; a read-only key sees itself and the keys of its holder.',
+      querystring: ListApiKeysQuery,
+      response: responses({ 200: Type.Array(ApiKey) }),
+    },
+    handler: (request) => keys.listApiKeys(deps, authOf(request), request.query, toPage(request.query)),
+  });
+
+  app.get('/v1/api-keys/:key_id', {
+    config: { auth: {} },
+    schema: {
+      tags,
+      summary: 'Get an API key',
+      description: 'Any valid key; a key a read-only key may not see is 404.',
+      params: ApiKeyParams,
+      response: responses({ 200: ApiKey, 404: ErrorBody }),
+    },
+    handler: (request) => keys.getApiKey(deps, authOf(request), request.params.key_id),
+  });
+
+  app.post('/v1/api-keys', {
+    config: { auth: { adminKey: true } },
+    schema: {
+      tags,
+      summary: 'Create an API key; the answer carries the plain key, shown this once',
+      description: 'Admin keys only. A key can grant only scopes it holds itself.',
+      body: CreateApiKeyBody,
+      response: responses({ 201: CreatedApiKey }, [400, 413, 415]),
+    },
+    handler: async (request, reply) => {
+      const created = await keys.createKey(deps, authOf(request), request.body);
+      return reply.code(201).send(created);
+    },
+  });
+
+  app.patch('/v1/api-keys/:key_id', {
+    config: { auth: { adminKey: true } },
+    schema: {
+      tags,
+      summary: 'Update an API key (partial)',
+      description:
+        'Admin keys only. An admin key record may change name, scopes, expires_at and holder_user_id; a read-only key record only its name. Revoked and expired keys are 409.',
+      params: ApiKeyParams,
+      body: UpdateApiKeyBody,
+      response: responses({ 200: ApiKey, 404: ErrorBody, 409: ErrorBody }, [400, 413, 415]),
+    },
+    handler: (request) => keys.updateKey(deps, authOf(request), request.params.key_id, request.body),
+  });
+
+  app.delete('/v1/api-keys/:key_id', {
+    config: { auth: { adminKey: true, ownKeyParam: 'key_id' } },
+    schema: {
+      tags,
+      summary: 'Revoke an API key: refused (401) from the next request on; the record stays',
+      description: 'Admin keys; a read-only key may revoke itself only. Revoking a revoked key is a 204 that changes nothing.',
+      params: ApiKeyParams,
+      response: responses({ 204: Type.Null(), 404: ErrorBody }),
+    },
+    handler: async (request, reply) => {
+      await keys.revokeKey(deps, authOf(request), request.params.key_id);
+      return reply.code(204).send(null);
+    },
+  });
+}
