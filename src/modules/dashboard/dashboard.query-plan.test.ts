@@ -1,0 +1,142 @@
+import BetterSqlite3 from 'better-sqlite3';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql, type LogEvent } from 'kysely';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../db/types.js';
+import { buildTestApp, TEST_STORE, type TestApp } from '../../../test/helpers/test-app.js';
+import { getDashboard } from './dashboard.service.js';
+
+/**
+ * Every query the dashboard runs must be answered from an index of one organization, and the
+ * time-window figures from a range of it: never a scan of the organization's tickets. The queries
+ * are the real ones, captured while the service computes a dashboard, explained with their real
+ * parameters. On SQLite, and in the postgres project on PostgreSQL.
+ */
+let t: TestApp;
+let spy: Kysely<Database>;
+const captured: CompiledQuery[] = [];
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  // A second connection to the same store that records every query the service sends through it.
+  const log = (event: LogEvent) => {
+    if (event.level === 'query') captured.push(event.query);
+  };
+  if (t.store.dialect === 'postgres') {
+    // One connection, so the session setting holds for the EXPLAINs. The tables are tiny and a
+    // sequential scan would be cheapest; turned off, the plan shows which index serves the query.
+    spy = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: t.config.databaseUrl, max: 1 }) }), log });
+    await sql`set enable_seqscan = off`.execute(spy);
+  } else {
+    spy = new Kysely<Database>({ dialect: new SqliteDialect({ database: new BetterSqlite3(join(t.dataDir, 'ticketing.sqlite')) }), log });
+  }
+});
+afterAll(async () => {
+  await spy.destroy();
+  await t.close();
+});
+
+async function explain(query: CompiledQuery): Promise<string[]> {
+  if (t.store.dialect === 'postgres') {
+    const result = await spy.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`explain (costs off) ${query.sql}`, [...query.parameters]));
+    return result.rows.map((r) => r['QUERY PLAN']);
+  }
+  const result = await spy.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]));
+  return result.rows.map((r) => r.detail);
+}
+
+async function dashboardPlans(): Promise<Map<string, string[]>> {
+  captured.length = 0;
+  await getDashboard({ store: { ...t.store, db: spy } }, t.org.id);
+  const plans = new Map<string, string[]>();
+  for (const query of captured.filter((q) => /^select/i.test(q.sql))) plans.set(query.sql, await explain(query));
+  return plans;
+}
+
+/** A fragment of each dashboard query's SQL, the SQLite plan line it must have, and the PostgreSQL index. */
+const expected: [string, RegExp, string, string][] = [
+  ['status and priority counts', /group by "status", "priority"/, 'SEARCH tickets USING COVERING INDEX tickets_org_status_priority_idx (organization_id=?)', 'tickets_org_status_priority_idx'],
+  ['open per agent and team', /group by "assigned_user_id", "assigned_team_id"/, 'SEARCH tickets USING COVERING INDEX tickets_open_org_assignee_idx (organization_id=?)', 'tickets_open_org_assignee_idx'],
+  ['overdue', /"due_date" </, 'SEARCH tickets USING COVERING INDEX tickets_open_org_due_idx (organization_id=? AND due_date<?)', 'tickets_open_org_due_idx'],
+  ['created windows', /"created_at" >=/, 'SEARCH tickets USING COVERING INDEX tickets_org_created_idx (organization_id=? AND created_at>?)', 'tickets_org_created_idx'],
+  ['resolved windows', /filter\(where "resolved_at"/, 'SEARCH tickets USING COVERING INDEX tickets_org_resolved_idx (organization_id=? AND resolved_at>?)', 'tickets_org_resolved_idx'],
+  ['median resolution time', /order by "seconds"/, 'SEARCH tickets USING COVERING INDEX tickets_org_resolved_idx (organization_id=? AND resolved_at>?)', 'tickets_org_resolved_idx'],
+  ['team names', /from "teams"/, 'SEARCH teams USING INDEX teams_org_created_idx (organization_id=?)', 'teams_org_created_idx'],
+  ['agent names', /from "users"/, 'USING INDEX users_org_', 'users_org_'],
+];
+
+function checkAll(): void {
+  it('runs exactly the expected queries', async () => {
+    const plans = await dashboardPlans();
+    const sqls = [...plans.keys()];
+    for (const [name, fragment] of expected) expect(sqls.filter((s) => fragment.test(s)), name).toHaveLength(1);
+    expect(sqls).toHaveLength(expected.length);
+  });
+
+  for (const [name, fragment, sqliteLine, postgresIndex] of expected) {
+    it(`${name} is read from an index`, async () => {
+      const plans = await dashboardPlans();
+      const [, lines] = [...plans.entries()].find(([sql]) => fragment.test(sql)) ?? ['', []];
+      const text = lines.join('\n');
+      if (TEST_STORE === 'postgres') {
+        expect(text, name).toMatch(new RegExp(`(Index Only Scan|Index Scan|Bitmap Index Scan) (using|on) ${postgresIndex}`));
+        expect(text).not.toMatch(/Seq Scan/);
+        // The organization and, for the windows, the range bound the index read.
+        expect(text).toMatch(/Index Cond: .*organization_id = /);
+        if (/overdue|windows|median/.test(name)) expect(text).toMatch(/Index Cond: .*(due_date|created_at|resolved_at) [<>]/);
+        return;
+      }
+      expect(text, name).toContain(sqliteLine);
+      for (const l of lines) {
+        expect(l).not.toMatch(/\bSCAN (tickets|teams|users)\b/);
+        expect(l).not.toMatch(/AUTOMATIC/);
+        // Grouping follows the index order; only the median sorts, and only its window's rows.
+        if (name !== 'median resolution time') expect(l).not.toMatch(/TEMP B-TREE/);
+      }
+    });
+  }
+}
+
+describe('without statistics, on a nearly empty store', () => {
+  // With no resolved ticket the median query is not run at all; give it one to explain.
+  beforeAll(async () => {
+    await seedTickets(1, t.org.id);
+  });
+  checkAll();
+});
+
+async function seedTickets(count: number, organizationId: string): Promise<void> {
+  const now = Date.now();
+  const customerId = randomUUID();
+  const iso = (ms: number) => new Date(ms).toISOString();
+  await t.store.db
+    .insertInto('customers')
+    .values({ id: customerId, organization_id: organizationId, name: 'C', email: `${customerId}@x.io`, email_normalized: `${customerId}@x.io`, has_premium_support: 0, is_vip: 0, created_at: iso(now), updated_at: iso(now) })
+    .execute();
+  const statuses = ['new', 'open', 'pending', 'resolved', 'closed'] as const;
+  const start = Number((await t.store.db.selectFrom('tickets').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const rows = Array.from({ length: count }, (_, i) => {
+    const status = statuses[(i + 3) % 5]!;
+    const created = now - (i % 90) * 86_400_000 - 3_600_000;
+    return {
+      id: randomUUID(), organization_id: organizationId, ticket_number: start + i + 1, tracking_token: randomUUID(), customer_id: customerId,
+      subject: 's', description: 'd', status, priority: 'low' as const, created_at: iso(created), updated_at: iso(created),
+      due_date: i % 4 ? iso(created + 86_400_000) : null,
+      resolved_at: status === 'resolved' || status === 'closed' ? iso(created + 1_800_000) : null,
+    };
+  });
+  for (let i = 0; i < rows.length; i += 500) await t.store.db.insertInto('tickets').values(rows.slice(i, i + 500)).execute();
+}
+
+describe('with statistics from a populated store (ANALYZE)', () => {
+  beforeAll(async () => {
+    const other = await t.newOrg('Other');
+    await seedTickets(3000, t.org.id);
+    await seedTickets(3000, other.id);
+    // PostgreSQL: VACUUM too, as autovacuum would, so the visibility map lets indexes answer alone.
+    await t.store.db.executeQuery(CompiledQuery.raw(TEST_STORE === 'postgres' ? 'vacuum analyze tickets' : 'analyze'));
+  });
+  checkAll();
+});
