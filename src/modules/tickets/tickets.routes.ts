@@ -49,6 +49,18 @@ export async function ticketsRoutes(fastify: FastifyInstance, deps: tickets.Tick
     handler: (request) => tickets.updateTicket(deps, authOf(request).organizationId, request.params.ticket_id, request.body),
   });
 
+  app.post('/v1/tickets/:ticket_id/tracking-token', {
+    config: { auth: { scope: 'tickets:write' } },
+    schema: {
+      tags,
+      summary: "Rotate the ticket's tracking token",
+      description: 'Issues a new random tracking_token; the old one no longer opens the customer portal. No request body.',
+      params: TicketParams,
+      response: responses({ 200: Ticket, 404: ErrorBody }),
+    },
+    handler: (request) => tickets.rotateTrackingToken(deps, authOf(request).organizationId, request.params.ticket_id),
+  });
+
   app.delete('/v1/tickets/:ticket_id', {
     config: { auth: { scope: 'tickets:delete' } },
     schema: {

@@ -1,0 +1,138 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { AppError, toAppError } from '../../errors.js';
+import { PAGE_HEADERS, renderMessagePage, renderNotFoundPage, renderTicketPage } from './portal.html.js';
+import { PortalAttachmentParams, PortalReplyForm, PortalTicketParams } from './portal.schemas.js';
+import * as portal from './portal.service.js';
+
+const Html = (description: string) => Type.String({ description });
+const HTML_ERRORS = {
+  404: Html('Not found: the same page for an unknown and a malformed token'),
+  429: Html('Too many requests from this address; Retry-After says when to come back'),
+  500: Html('Internal server error'),
+};
+
+/** What each error status tells a person; the detail of a refused reply is shown on the ticket page instead. */
+const MESSAGES: Record<number, [string, string]> = {
+  400: ['Bad request', 'The request could not be read. Go back to the ticket page and try again.'],
+  413: ['Message too large', 'The message is too large to send. Please shorten it and try again.'],
+  415: ['Unsupported form', 'The reply must be sent with the form on the ticket page.'],
+  422: ['Bad request', 'The reply form was incomplete. Go back to the ticket page and try again.'],
+  500: ['Something went wrong', 'We could not show this page. Please try again in a moment.'],
+};
+
+function sendPage(reply: FastifyReply, status: number, body: string): FastifyReply {
+  return reply.code(status).headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(body);
+}
+
+/**
+ * Errors of the pages as pages: same status and headers (Retry-After, Allow) as the JSON API
+ * would give, an HTML body, and never internals.
+ */
+function handlePageError(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const appError = toAppError(error);
+  const status = appError.statusCode;
+  if (status >= 500) {
+    request.log.error({ err: { type: error.name, code: error.code, message: error.message } }, 'request failed');
+  }
+  if (appError.headers) void reply.headers(appError.headers);
+  if (status === 404) return sendPage(reply, 404, renderNotFoundPage());
+  if (status === 429) {
+    return sendPage(reply, 429, renderMessagePage('Too many requests', `${appError.detail} Please wait and then reload the page.`));
+  }
+  const [title, message] = MESSAGES[status] ?? MESSAGES[status >= 500 ? 500 : 400]!;
+  return sendPage(reply, status, renderMessagePage(title, message));
+}
+
+/**
+ * The portal as web pages for people: server-rendered, no JavaScript, a strict CSP. The reply is
+ * a plain HTML form (urlencoded) answered with POST-redirect-GET; it is the one route of the
+ * service that takes a body other than JSON or multipart, and only this context parses it.
+ */
+export async function portalPages(fastify: FastifyInstance, deps: portal.PortalDeps): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const tags = ['Portal'];
+
+  app.setErrorHandler(handlePageError);
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+
+  app.get('/portal/:tracking_token', {
+    schema: {
+      tags,
+      summary: 'The ticket as a web page for the customer (HTML)',
+      produces: ['text/html'],
+      params: PortalTicketParams,
+      response: { 200: Html('The ticket page'), ...HTML_ERRORS },
+    },
+    handler: async (request, reply) => {
+      const token = request.params.tracking_token;
+      const ticket = await portal.getPortalTicket(deps, token);
+      return sendPage(reply, 200, renderTicketPage(ticket, { pagePath: portal.portalPagePath(deps.config, portal.canonicalToken(token)) }));
+    },
+  });
+
+  app.post('/portal/:tracking_token/reply', {
+    config: { form: true },
+    schema: {
+      tags,
+      summary: "The page's reply form (application/x-www-form-urlencoded field `body`)",
+      description:
+        'Answers 303 See Other back to the ticket page. A refused reply (empty, too long, ticket closed) shows the ticket page again with the reason, as 422 or 409.',
+      consumes: ['application/x-www-form-urlencoded'],
+      produces: ['text/html'],
+      params: PortalTicketParams,
+      body: PortalReplyForm,
+      response: {
+        303: Type.Null({ description: 'Sent: back to the ticket page (Location), at the new comment' }),
+        400: Html('The form could not be read'),
+        409: Html('The ticket is closed: its page with the reason'),
+        413: Html('Larger than 1 MiB'),
+        415: Html('Not an urlencoded form'),
+        422: Html('Empty or too long: the ticket page with the reason and the text as typed'),
+        ...HTML_ERRORS,
+      },
+    },
+    handler: async (request, reply) => {
+      const token = request.params.tracking_token;
+      const text = request.body.body ?? '';
+      try {
+        const comment = await portal.addCustomerReply(deps, token, text);
+        const page = portal.portalPagePath(deps.config, portal.canonicalToken(token));
+        return reply.headers(PAGE_HEADERS).redirect(`${page}#comment-${comment.id}`, 303);
+      } catch (error) {
+        if (!(error instanceof AppError) || (error.statusCode !== 422 && error.statusCode !== 409)) throw error;
+        // Refused: the page again, with the reason next to the form and the text kept.
+        const ticket = await portal.getPortalTicket(deps, token);
+        const pagePath = portal.portalPagePath(deps.config, portal.canonicalToken(token));
+        const message = error.statusCode === 409 ? 'This ticket is closed, so your reply was not sent.' : replyProblem(error);
+        return sendPage(reply, error.statusCode, renderTicketPage(ticket, { pagePath, error: { message, draft: text } }));
+      }
+    },
+  });
+
+  app.get('/portal/:tracking_token/attachments/:attachment_id', {
+    schema: {
+      tags,
+      summary: 'Opens one of the ticket’s files: redirects to a freshly signed download address',
+      produces: ['text/html'],
+      params: PortalAttachmentParams,
+      response: { 303: Type.Null({ description: 'To the signed download address (Location), valid for an hour' }), ...HTML_ERRORS },
+    },
+    handler: async (request, reply) => {
+      const { tracking_token, attachment_id } = request.params;
+      const link = await portal.portalDownloadLink(deps, tracking_token, attachment_id);
+      return reply.headers(PAGE_HEADERS).redirect(link.signed_url, 303);
+    },
+  });
+}
+
+/** A refused reply's reason in words for the page. */
+function replyProblem(error: AppError): string {
+  const message = error.errors?.[0]?.message ?? '';
+  if (message.startsWith('must NOT have more than')) return 'Your message is too long: please keep it under 10,000 characters.';
+  return 'Please write a message before sending.';
+}

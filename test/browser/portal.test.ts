@@ -1,0 +1,123 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { upload } from '../helpers/attachments.js';
+import { browserAvailable, CHROMIUM_PATH, launchBrowser } from '../helpers/browser.js';
+import { agent, agentComment, agentComments, attachmentNamed, getTicket, portalTicket, setStatus } from '../helpers/portal.js';
+import { buildTestApp, type TestApp } from '../helpers/test-app.js';
+
+const available = browserAvailable();
+if (!available) console.warn(`Skipping the portal browser tests: no Chromium at ${CHROMIUM_PATH} (set CHROMIUM_PATH)`);
+
+/** Console errors, page errors and CSP reports of a page: a clean page has none. */
+function watch(page: Page): { problems: string[]; dialogs: string[] } {
+  const problems: string[] = [];
+  const dialogs: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' || /Content.Security.Policy/i.test(message.text())) problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
+  page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  return { problems, dialogs };
+}
+
+describe.skipIf(!available)('the customer portal in a real browser', () => {
+  let t: TestApp;
+  let browser: Browser;
+  let base: string;
+
+  beforeAll(async () => {
+    t = await buildTestApp();
+    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  it("shows the ticket's public thread, without internal notes, and no CSP violation", async () => {
+    const ticket = await portalTicket(t, { subject: 'Invoice shows the wrong total' });
+    const grace = await agent(t, 'Grace Hopper');
+    await agentComment(t, ticket.id, { body: 'Could you send the invoice number?', author_user_id: grace.id });
+    await agentComment(t, ticket.id, { body: 'Internal: customer is on the old plan', is_internal: true, author_user_id: grace.id });
+
+    const page = await browser.newPage();
+    const { problems } = watch(page);
+    try {
+      const response = await page.goto(`${base}/portal/${ticket.tracking_token}`);
+      expect(response?.status()).toBe(200);
+      expect(await page.getByRole('heading', { level: 1 }).innerText()).toContain('Invoice shows the wrong total');
+      const thread = page.locator('ol.thread > li');
+      expect(await thread.count()).toBe(1);
+      expect(await thread.first().innerText()).toContain('Could you send the invoice number?');
+      expect(await thread.first().innerText()).toContain('Grace Hopper');
+      expect(await page.locator('body').innerText()).not.toContain('old plan');
+      expect(await page.locator('html').getAttribute('lang')).toBe('en');
+      expect(await page.getByLabel('Your message').count()).toBe(1);
+      // The hashed style sheet applied: the comment text keeps its line breaks.
+      expect(await page.evaluate("getComputedStyle(document.querySelector('ol.thread .text')).whiteSpace")).toBe('pre-wrap');
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('sends a reply typed into the form, with JavaScript off; the agent API shows it', async () => {
+    const ticket = await portalTicket(t);
+    await setStatus(t, ticket.id, 'pending');
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${base}/portal/${ticket.tracking_token}`);
+      await page.getByLabel('Your message').fill('The invoice number is INV-2026-0042.');
+      await Promise.all([page.waitForURL(/#comment-[0-9a-f-]{36}$/), page.getByRole('button', { name: 'Send reply' }).click()]);
+      expect(page.url().startsWith(`${base}/portal/${ticket.tracking_token}#comment-`)).toBe(true);
+      expect(await page.locator('ol.thread > li.customer').innerText()).toContain('The invoice number is INV-2026-0042.');
+
+      const comments = await agentComments(t, ticket.id);
+      expect(comments).toEqual([
+        expect.objectContaining({
+          body: 'The invoice number is INV-2026-0042.',
+          is_internal: false,
+          author_customer_id: ticket.customer_id,
+          author_user_id: null,
+        }),
+      ]);
+      expect((await getTicket(t, ticket.id)).status).toBe('open');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('never runs markup from file names, the subject or comments', async () => {
+    const payload = 'window.__pwned=1;alert(1)';
+    const ticket = await portalTicket(t, { subject: `<script>${payload}</script>`, description: `<img src=x onerror="${payload}">` });
+    await agentComment(t, ticket.id, { body: `<script>${payload}</script><svg onload="${payload}">` });
+    // Uploaded names lose everything up to a slash, so the name with a closing tag goes in directly.
+    const imgName = `<img src=x onerror=${payload}>.txt`;
+    const uploaded = await upload(t, ticket.id, imgName, 'text/plain', 'hello');
+    expect(uploaded.statusCode, uploaded.body).toBe(201);
+    expect(uploaded.json<{ filename: string }>().filename).toBe(imgName);
+    const scriptName = `<script>${payload}</script>`;
+    await attachmentNamed(t, ticket.id, scriptName);
+
+    const page = await browser.newPage();
+    const { dialogs } = watch(page);
+    try {
+      await page.goto(`${base}/portal/${ticket.tracking_token}`);
+      await page.waitForLoadState('load');
+      expect(await page.evaluate('typeof window.__pwned')).toBe('undefined');
+      expect(dialogs).toEqual([]);
+      // The names are shown as text, exactly as they were given.
+      expect(await page.getByRole('link', { name: imgName, exact: true }).count()).toBe(1);
+      expect(await page.getByRole('link', { name: scriptName, exact: true }).count()).toBe(1);
+      expect(await page.getByRole('heading', { level: 1 }).innerText()).toContain(`<script>${payload}</script>`);
+      expect(await page.locator('main img, main svg, script').count()).toBe(0);
+    } finally {
+      await page.close();
+    }
+  });
+});
