@@ -23,16 +23,45 @@ export function StringEnum<const T extends readonly string[]>(values: T, options
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 }
 
-export const ErrorBody = Type.Object(
-  {
-    detail: Type.String(),
-    errors: Type.Optional(
-      Type.Array(Type.Object({ field: Type.String(), message: Type.String() }), {
-        description: 'Present on 422: one entry per invalid field, such as body.priority',
-      }),
-    ),
-  },
-  { $id: 'Error', description: 'Every error response has this shape' },
+const schemaNames = new WeakMap<object, string>();
+
+/**
+ * Names a schema for the OpenAPI document: wherever this very object is used, the document
+ * refers to `#/components/schemas/<name>` instead of repeating it. No effect on validation.
+ */
+export function named<T extends TSchema>(name: string, schema: T): T {
+  schemaNames.set(schema, name);
+  return schema;
+}
+
+/** The name given by `named()`, if any. */
+export function schemaNameOf(schema: unknown): string | undefined {
+  return typeof schema === 'object' && schema !== null ? schemaNames.get(schema) : undefined;
+}
+
+export const ErrorBody = named(
+  'Error',
+  Type.Object(
+    {
+      detail: Type.String({ description: 'What went wrong, in one sentence' }),
+      errors: Type.Optional(
+        Type.Array(Type.Object({ field: Type.String(), message: Type.String() }), {
+          description: 'Present on 422: one entry per invalid field, such as body.priority',
+        }),
+      ),
+    },
+    {
+      $id: 'Error',
+      description: 'Every error response has this shape',
+      examples: [
+        { detail: 'Insufficient permissions: requires tickets:write' },
+        {
+          detail: 'Validation failed: body.priority must be one of: low, medium, high, urgent',
+          errors: [{ field: 'body.priority', message: 'must be one of: low, medium, high, urgent' }],
+        },
+      ],
+    },
+  ),
 );
 
 export const MessageBody = Type.Object({ message: Type.String() });

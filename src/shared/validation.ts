@@ -1,4 +1,4 @@
-import { Ajv, type Options } from 'ajv';
+import { Ajv, type ErrorObject, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 
@@ -51,7 +51,34 @@ function buildAjv(options: Options): Ajv {
 const bodyAjv = buildAjv({ coerceTypes: false });
 const wireAjv = buildAjv({ coerceTypes: true });
 
+/** The JSON pointer of the first string (or key) in `data` that holds U+0000, or null. */
+function nulAt(data: unknown, path = ''): string | null {
+  if (typeof data === 'string') return data.includes('\u0000') ? path : null;
+  if (typeof data !== 'object' || data === null) return null;
+  for (const [key, value] of Object.entries(data)) {
+    const here = `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    if (key.includes('\u0000')) return here;
+    const found = nulAt(value, here);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+/**
+ * Ajv with the route's schema, then one rule for every text: no U+0000. PostgreSQL text cannot
+ * hold it (an insert fails), so it is refused as a 422 naming the field, on every store alike.
+ */
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : wireAjv;
-  return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+  const validate = ajv.compile(schema as object);
+  const errors: { errors: ErrorObject[] | null } = { errors: null };
+  const check = Object.assign((data: unknown): boolean => {
+    const valid = validate(data);
+    check.errors = validate.errors ?? null;
+    const nul = valid ? nulAt(data) : null;
+    if (nul === null) return valid;
+    check.errors = [{ keyword: 'nul', instancePath: nul, schemaPath: '#', params: {}, message: 'must not contain the NUL character (U+0000)' }];
+    return false;
+  }, errors);
+  return check;
 };

@@ -1,11 +1,11 @@
 import { Type, type Static } from 'typebox';
-import { DateTime, Nullable, pageQuery, Uuid } from '../../shared/schemas.js';
+import { DateTime, named, Nullable, pageQuery, Uuid } from '../../shared/schemas.js';
 
 const Body = Type.String({ minLength: 1, maxLength: 100_000 });
 const INTERNAL_NOTE = 'An internal note: the customer never sees it';
 const IsInternal = Type.Boolean({ description: INTERNAL_NOTE });
 
-export const Comment = Type.Object({
+export const Comment = named('Comment', Type.Object({
   id: Uuid(),
   ticket_id: Uuid(),
   body: Type.String(),
@@ -14,7 +14,7 @@ export const Comment = Type.Object({
   author_customer_id: Nullable(Uuid({ description: 'Set when the customer wrote it through self-service' })),
   created_at: DateTime(),
   updated_at: DateTime(),
-});
+}));
 export type Comment = Static<typeof Comment>;
 
 export const TicketCommentsParams = Type.Object({ ticket_id: Uuid() });

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DateTime, Nullable, pageQuery, StringEnum, Uuid } from '../../shared/schemas.js';
+import { DateTime, named, Nullable, pageQuery, StringEnum, Uuid } from '../../shared/schemas.js';
 
 export const CUSTOMER_TIERS = ['tier_1', 'tier_2', 'tier_3', 'tier_4'] as const;
 export const REGIONS = ['amer', 'apac', 'emea', 'latam', 'asean'] as const;
@@ -43,33 +43,69 @@ const optionalFields = {
   notes: Type.Optional(Nullable(Text(1000))),
 };
 
-export const Customer = Type.Object({
-  id: Uuid(),
-  name: Type.String(),
-  email: Type.String(),
-  company: Nullable(Type.String()),
-  department: Nullable(Type.String()),
-  title: Nullable(Type.String()),
-  customer_tier: Nullable(StringEnum(CUSTOMER_TIERS)),
-  contact_number: Nullable(Type.String()),
-  pronoun: Nullable(Type.String()),
-  location_country: Nullable(Type.String()),
-  location_city: Nullable(Type.String()),
-  location_state: Nullable(Type.String()),
-  location_zip: Nullable(Type.String()),
-  location_address: Nullable(Type.String()),
-  region: Nullable(StringEnum(REGIONS)),
-  timezone: Nullable(Type.String()),
-  account_value: Nullable(Type.String({ description: 'Fixed-point decimal with 2 places', examples: ['1500.00'] })),
-  has_premium_support: Type.Boolean(),
-  is_vip: Type.Boolean(),
-  social_linkedin: Nullable(Type.String()),
-  social_website: Nullable(Type.String()),
-  social_github: Nullable(Type.String()),
-  notes: Nullable(Type.String()),
-  created_at: DateTime(),
-  updated_at: DateTime(),
-});
+export const Customer = named(
+  'Customer',
+  Type.Object(
+    {
+      id: Uuid(),
+      name: Type.String(),
+      email: Type.String(),
+      company: Nullable(Type.String()),
+      department: Nullable(Type.String()),
+      title: Nullable(Type.String()),
+      customer_tier: Nullable(StringEnum(CUSTOMER_TIERS)),
+      contact_number: Nullable(Type.String()),
+      pronoun: Nullable(Type.String()),
+      location_country: Nullable(Type.String()),
+      location_city: Nullable(Type.String()),
+      location_state: Nullable(Type.String()),
+      location_zip: Nullable(Type.String()),
+      location_address: Nullable(Type.String()),
+      region: Nullable(StringEnum(REGIONS)),
+      timezone: Nullable(Type.String()),
+      account_value: Nullable(Type.String({ description: 'Fixed-point decimal with 2 places', examples: ['1500.00'] })),
+      has_premium_support: Type.Boolean(),
+      is_vip: Type.Boolean(),
+      social_linkedin: Nullable(Type.String()),
+      social_website: Nullable(Type.String()),
+      social_github: Nullable(Type.String()),
+      notes: Nullable(Type.String()),
+      created_at: DateTime(),
+      updated_at: DateTime(),
+    },
+    {
+      examples: [
+        {
+          id: '3d2c1b0a-9f8e-4d7c-b6a5-4f3e2d1c0b9a',
+          name: 'Ada Lovelace',
+          email: 'ada@example.com',
+          company: 'Analytical Engines Ltd',
+          department: 'Finance',
+          title: 'Head of Accounts',
+          customer_tier: 'tier_2',
+          contact_number: '+44 20 7946 0958',
+          pronoun: 'she/her',
+          location_country: 'United Kingdom',
+          location_city: 'London',
+          location_state: null,
+          location_zip: 'SW1A 1AA',
+          location_address: '12 Example Street',
+          region: 'emea',
+          timezone: 'Europe/London',
+          account_value: '1500.00',
+          has_premium_support: true,
+          is_vip: false,
+          social_linkedin: 'https://www.linkedin.com/in/ada-example',
+          social_website: 'https://example.com',
+          social_github: null,
+          notes: 'Prefers email over phone.',
+          created_at: '2026-01-12T08:30:00.000Z',
+          updated_at: '2026-01-31T09:15:02.123Z',
+        },
+      ],
+    },
+  ),
+);
 export type Customer = Static<typeof Customer>;
 
 export const CustomerParams = Type.Object({ customer_id: Uuid() });

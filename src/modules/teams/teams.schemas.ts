@@ -1,31 +1,31 @@
 import { Type, type Static } from 'typebox';
-import { DateTime, Nullable, pageQuery, Uuid } from '../../shared/schemas.js';
+import { DateTime, named, Nullable, pageQuery, Uuid } from '../../shared/schemas.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 255 });
 const Description = Type.String({ maxLength: 10_000 });
 
 /** A team as listed: without its members. */
-export const TeamSummary = Type.Object({
+export const TeamSummary = named('TeamSummary', Type.Object({
   id: Uuid(),
   name: Type.String(),
   description: Nullable(Type.String()),
   created_at: DateTime(),
   updated_at: DateTime(),
-});
+}));
 export type TeamSummary = Static<typeof TeamSummary>;
 
-export const TeamMember = Type.Object({ id: Uuid(), email: Type.String(), full_name: Type.String() });
+export const TeamMember = named('TeamMember', Type.Object({ id: Uuid(), email: Type.String(), full_name: Type.String() }));
 export type TeamMember = Static<typeof TeamMember>;
 
 /** A single team: with its members, in the order they joined. */
-export const Team = Type.Object({
+export const Team = named('Team', Type.Object({
   id: Uuid(),
   name: Type.String(),
   description: Nullable(Type.String()),
   members: Type.Array(TeamMember, { description: 'In the order they joined the team' }),
   created_at: DateTime(),
   updated_at: DateTime(),
-});
+}));
 export type Team = Static<typeof Team>;
 
 export const TeamParams = Type.Object({ team_id: Uuid() });

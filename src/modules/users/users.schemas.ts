@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DateTime, pageQuery, StringEnum, Uuid } from '../../shared/schemas.js';
+import { DateTime, named, pageQuery, StringEnum, Uuid } from '../../shared/schemas.js';
 
 export const USER_ROLES = ['admin', 'agent'] as const;
 
@@ -8,7 +8,7 @@ const FullName = Type.String({ minLength: 1, maxLength: 255 });
 const Role = StringEnum(USER_ROLES);
 
 /** A user is an agent of the organization: tickets are assigned to users, users belong to teams. */
-export const User = Type.Object({
+export const User = named('User', Type.Object({
   id: Uuid(),
   email: Type.String(),
   full_name: Type.String(),
@@ -16,7 +16,7 @@ export const User = Type.Object({
   is_active: Type.Boolean(),
   created_at: DateTime(),
   updated_at: DateTime(),
-});
+}));
 export type User = Static<typeof User>;
 
 export const UserParams = Type.Object({ user_id: Uuid() });

@@ -1,0 +1,139 @@
+/** The parts of the generated document the finishing step reads and writes. */
+export interface OpenApiDocument {
+  tags?: { name: string; description?: string }[];
+  components?: Record<string, Record<string, unknown> | undefined>;
+  paths?: Record<string, Record<string, Operation>>;
+  [key: string]: unknown;
+}
+
+interface Operation {
+  tags?: string[];
+  security?: Record<string, string[]>[];
+  responses?: Record<string, Response>;
+}
+
+interface Response {
+  $ref?: string;
+  description?: string;
+  headers?: Record<string, unknown>;
+  content?: Record<string, { schema?: { $ref?: string } }>;
+}
+
+/** Tags in the order the documentation shows them; a tag a route uses that is missing here is added after them. */
+export const TAGS: { name: string; description: string }[] = [
+  { name: 'Tickets', description: 'Support requests: subject, description, status, priority, assignment' },
+  { name: 'Comments', description: 'The thread of a ticket, with internal notes the customer never sees' },
+  { name: 'Attachments', description: 'Files of a ticket (30 MB at most) and their signed download addresses' },
+  { name: 'Customers', description: 'The people who open tickets' },
+  { name: 'Teams', description: 'Groups of agents; a ticket can be assigned to one team' },
+  { name: 'Users', description: 'Agents, who work on tickets' },
+  { name: 'Dashboard', description: 'Ticket counts and timings for an overview' },
+  { name: 'Keys', description: 'API keys: check the key in use, create, list and revoke keys' },
+  { name: 'Portal', description: "Customer self-service through a ticket's tracking token (no API key)" },
+  { name: 'Health', description: 'Liveness and readiness for load balancers (no API key)' },
+];
+
+/** Descriptions of responses whose schema gives none. */
+const SUCCESS_DESCRIPTIONS: Record<string, string> = {
+  '200': 'OK',
+  '201': 'Created',
+  '204': 'No content',
+  '206': 'Partial content (a Range request)',
+};
+
+/** Plain reason phrases for the errors of public routes, whose meaning is their own. */
+const REASONS: Record<string, string> = {
+  '400': 'Bad request',
+  '403': 'Forbidden',
+  '404': 'Not found',
+  '416': 'Range not satisfiable',
+  '422': 'Validation error',
+  '429': 'Too many requests',
+  '500': 'Internal server error',
+  '503': 'Service unavailable',
+};
+
+/**
+ * The shared error responses, by status: each operation refers to them instead of repeating
+ * them, and their headers are described once.
+ */
+const ERROR_RESPONSES: Record<string, { name: string; description: string; headers?: string[] }> = {
+  '400': { name: 'BadRequest', description: 'Bad request: malformed JSON, or an upload that is not one allowed file of at most 30 MB' },
+  '401': { name: 'Unauthorized', description: 'Missing, malformed, unknown, expired or revoked API key', headers: ['WWW-Authenticate'] },
+  '403': { name: 'Forbidden', description: 'The key lacks the required scope or role; `detail` names it' },
+  '404': { name: 'NotFound', description: 'Not found (a record of another organization is not found either)' },
+  '409': { name: 'Conflict', description: 'Conflicts with an existing record' },
+  '413': { name: 'PayloadTooLarge', description: 'Request body larger than 1 MiB' },
+  '415': { name: 'UnsupportedMediaType', description: 'Content-Type is not application/json' },
+  '416': { name: 'RangeNotSatisfiable', description: 'The requested range is outside the file' },
+  '422': { name: 'ValidationFailed', description: 'Validation error: `errors` names each invalid field' },
+  '429': { name: 'RateLimited', description: 'Rate limit exceeded: retry after the seconds in Retry-After', headers: ['Retry-After'] },
+  '500': { name: 'InternalError', description: 'Internal server error (no internals are shown)' },
+  '503': { name: 'Unavailable', description: 'Service unavailable' },
+};
+
+const HEADERS: Record<string, { description: string; schema: Record<string, unknown> }> = {
+  'WWW-Authenticate': { description: 'Always `Bearer`', schema: { type: 'string', examples: ['Bearer'] } },
+  'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
+  'RateLimit-Limit': { description: "Requests per minute the key's budget allows", schema: { type: 'integer' } },
+  'RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer' } },
+  'RateLimit-Reset': { description: 'Seconds until the window resets', schema: { type: 'integer' } },
+};
+const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+
+const ERROR_SCHEMA = '#/components/schemas/Error';
+const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
+
+/**
+ * The document-wide finishing step: error responses become references to shared responses, the
+ * responses of authenticated operations list the rate-limit headers, success responses get a
+ * description, and `tags` lists every tag in use.
+ */
+export function finishDocument(document: OpenApiDocument): OpenApiDocument {
+  const usedTags = new Set<string>();
+  const usedResponses = new Set<string>();
+  const usedHeaders = new Set<string>();
+  for (const item of Object.values(document.paths ?? {})) {
+    for (const [method, operation] of Object.entries(item)) {
+      if (!HTTP_METHODS.has(method)) continue;
+      for (const tag of operation.tags ?? []) usedTags.add(tag);
+      const authenticated = (operation.security ?? []).length > 0;
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        const shared = ERROR_RESPONSES[status];
+        const isError = response.content?.['application/json']?.schema?.$ref === ERROR_SCHEMA;
+        // A public route's errors mean something of their own (a signed address's 403): kept inline.
+        if (shared && isError && (authenticated || status === '500')) {
+          operation.responses![status] = { $ref: `#/components/responses/${shared.name}` };
+          usedResponses.add(status);
+          for (const header of shared.headers ?? []) usedHeaders.add(header);
+          continue;
+        }
+        if (response.description === 'Default Response') {
+          response.description = SUCCESS_DESCRIPTIONS[status] ?? (authenticated ? shared?.description : REASONS[status]) ?? `HTTP ${status}`;
+        }
+        if (authenticated && status.startsWith('2')) {
+          response.headers = { ...response.headers, ...Object.fromEntries(RATE_LIMIT_HEADERS.map((h) => [h, headerRef(h)])) };
+          for (const header of RATE_LIMIT_HEADERS) usedHeaders.add(header);
+        }
+      }
+    }
+  }
+
+  const responses: Record<string, unknown> = {};
+  for (const status of [...usedResponses].sort()) {
+    const shared = ERROR_RESPONSES[status]!;
+    responses[shared.name] = {
+      description: shared.description,
+      ...(shared.headers ? { headers: Object.fromEntries(shared.headers.map((h) => [h, headerRef(h)])) } : {}),
+      content: { 'application/json': { schema: { $ref: ERROR_SCHEMA } } },
+    };
+  }
+  const headers = Object.fromEntries([...usedHeaders].sort().map((h) => [h, HEADERS[h]]));
+  document.components = { ...document.components, responses, headers };
+
+  const known = TAGS.filter((t) => usedTags.has(t.name));
+  const others = [...usedTags].filter((name) => !TAGS.some((t) => t.name === name)).sort().map((name) => ({ name }));
+  document.tags = [...known, ...others];
+  return document;
+}

@@ -1,0 +1,111 @@
+import type { FastifySchema, RouteOptions } from 'fastify';
+import { ErrorBody } from '../shared/schemas.js';
+import type { ComponentCollector } from './components.js';
+
+/** The name of the security scheme in `components.securitySchemes`. */
+export const BEARER_SCHEME = 'bearerAuth';
+
+/** Routes that serve the documentation itself; they are not operations of the API. */
+export function isDocumentationRoute(url: string, docsPrefix: string): boolean {
+  return url === '/openapi.json' || url === docsPrefix || url.startsWith(`${docsPrefix}/`);
+}
+
+type Responses = Record<string, unknown>;
+
+/**
+ * The error statuses a route can answer with, derived from how it is declared rather than
+ * listed by hand on each route, so a new route is documented completely without extra work:
+ * - every authenticated route: 401 (key) and 429 (rate limit); 403 when it needs a scope or an
+ *   admin key; 404 when it has path parameters (a record that does not exist); 422 when it takes
+ *   path parameters, a query string or a body;
+ * - a route with a JSON body: 400 (malformed JSON), 413 (over 1 MiB), 415 (not JSON);
+ * - every route: 500.
+ * Public routes (no API key) answer in their own ways (a signed address that does not verify is
+ * 403, not 404), so beyond these they list their statuses themselves. Statuses the route declares
+ * itself keep their own schema.
+ */
+export function errorStatusesOf(route: RouteOptions, schema: FastifySchema): number[] {
+  const auth = route.config?.auth;
+  const statuses = [500];
+  if (auth) {
+    statuses.push(401, 429);
+    if (auth.scope || auth.adminKey) statuses.push(403);
+    if (schema.params) statuses.push(404);
+    if (schema.body || schema.params || schema.querystring) statuses.push(422);
+  }
+  if (schema.body && !route.config?.multipart) statuses.push(400, 413, 415);
+  return statuses.sort((a, b) => a - b);
+}
+
+/** Adds the error responses of `errorStatusesOf` that the route does not declare itself. */
+export function withErrorResponses(route: RouteOptions, schema: FastifySchema): Responses {
+  const declared = (schema.response ?? {}) as Responses;
+  const out: Responses = { ...declared };
+  for (const status of errorStatusesOf(route, schema)) {
+    const key = String(status);
+    if (!(key in out) && !(status in out)) out[key] = ErrorBody;
+  }
+  return out;
+}
+
+/**
+ * The route's security requirement and the `x-required-scope` extension, read from the same
+ * `config.auth` the authentication hook enforces, so the document cannot drift from the checks.
+ * Public routes get an empty requirement (no key needed).
+ */
+export function securityOf(route: RouteOptions): Record<string, unknown> {
+  const auth = route.config?.auth;
+  if (!auth) return { security: [] };
+  const out: Record<string, unknown> = { security: [{ [BEARER_SCHEME]: auth.scope ? [auth.scope] : [] }] };
+  if (auth.scope) out['x-required-scope'] = auth.scope;
+  if (auth.adminKey) out['x-admin-key-only'] = true;
+  return out;
+}
+
+/** One sentence on what the caller needs, appended to the operation's description. */
+export function accessSentence(route: RouteOptions): string {
+  const auth = route.config?.auth;
+  if (!auth) return 'Public: no API key needed.';
+  if (auth.scope) return `Requires an API key with the scope \`${auth.scope}\`.`;
+  if (auth.adminKey && auth.ownKeyParam) return 'Requires an admin key; a read-only key may call it on its own key only.';
+  if (auth.adminKey) return 'Requires an admin key (`key_admin_`).';
+  return 'Requires a valid API key; no particular scope.';
+}
+
+/** The multipart body of an upload route, which has no body schema (the file is streamed). */
+const UPLOAD_BODY = {
+  type: 'object',
+  required: ['file'],
+  properties: { file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The file; the part\'s own Content-Type is its type' } },
+};
+
+/** A response of raw bytes (a download) as a non-JSON content, so it is not shown as JSON. */
+function documentResponse(schema: unknown, named: ComponentCollector): unknown {
+  const s = schema as Record<string, unknown> | undefined;
+  if (s?.type === 'string' && s.format === 'binary') {
+    // 3.1 describes bytes with contentMediaType; `format: binary` is the 3.0 way.
+    const { description, ...rest } = s;
+    delete rest.format;
+    return {
+      description,
+      content: { 'application/octet-stream': { schema: { ...rest, contentMediaType: 'application/octet-stream' } } },
+    };
+  }
+  return named.refer(schema);
+}
+
+/**
+ * The schema @fastify/swagger documents for a route: the route's own schema plus its access
+ * requirement, every error status that applies, named schemas as references and the upload body.
+ * Only the document sees it; the route keeps validating and serializing with its own schema.
+ */
+export function documentRoute(route: RouteOptions, schema: FastifySchema, named: ComponentCollector): FastifySchema {
+  const description = [schema.description, accessSentence(route)].filter(Boolean).join('\n\n');
+  const response = Object.fromEntries(
+    Object.entries(withErrorResponses(route, schema)).map(([status, s]) => [status, documentResponse(s, named)]),
+  );
+  const documented: FastifySchema = { ...schema, description, ...securityOf(route), response };
+  if (schema.body) documented.body = named.refer(schema.body);
+  else if (route.config?.multipart) documented.body = UPLOAD_BODY;
+  return documented;
+}

@@ -1,0 +1,384 @@
+import { readFileSync } from 'node:fs';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ALL_SCOPES } from '../src/auth/scopes.js';
+import { documentPath, DOCUMENT_PUBLIC_URL, generateOpenApiDocument, serializeDocument } from '../src/openapi/document.js';
+import { isHttpUrl, isIanaTimeZone, DECIMAL_PATTERN } from '../src/shared/validation.js';
+import { buildTestApp, type TestApp } from './helpers/test-app.js';
+
+/**
+ * Every route each app registers, seen by an onRoute hook added the moment the app is created:
+ * an account independent of @fastify/swagger's own, so the two can be compared.
+ */
+const created = vi.hoisted(() => [] as { app: unknown; routes: RouteOptions[] }[]);
+vi.mock('fastify', async (importOriginal) => {
+  const mod = await importOriginal<typeof import('fastify')>();
+  const factory = (options?: Parameters<typeof mod.default>[0]) => {
+    const app = mod.default(options);
+    const routes: RouteOptions[] = [];
+    created.push({ app, routes });
+    app.addHook('onRoute', (route) => {
+      routes.push(route);
+    });
+    return app;
+  };
+  return { ...mod, default: factory };
+});
+
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+interface Operation {
+  security?: Record<string, string[]>[];
+  'x-required-scope'?: string;
+  'x-admin-key-only'?: boolean;
+  parameters?: { in: string; name: string }[];
+  requestBody?: { content: Record<string, unknown> };
+  responses: Record<string, { $ref?: string; content?: Record<string, { schema?: { $ref?: string } }> }>;
+  tags?: string[];
+}
+interface Document {
+  openapi: string;
+  info: { title: string; version: string; description?: string };
+  servers: { url: string }[];
+  tags: { name: string }[];
+  paths: Record<string, Record<string, Operation>>;
+  components: {
+    schemas: Record<string, { examples?: unknown[] }>;
+    responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }>;
+    securitySchemes: Record<string, unknown>;
+  };
+}
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'];
+const toOpenApiPath = (url: string): string => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+const isDocsRoute = (url: string): boolean => url === '/openapi.json' || url === '/docs' || url.startsWith('/docs/');
+
+/** Every documented operation as "METHOD /path". */
+function documentedOperations(doc: Document): Map<string, Operation> {
+  const out = new Map<string, Operation>();
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      if (HTTP_METHODS.includes(method)) out.set(`${method.toUpperCase()} ${path}`, operation);
+    }
+  }
+  return out;
+}
+
+/** Every registered route as "METHOD /path" (path in OpenAPI form), HEAD left out. */
+function registeredRoutes(app: FastifyInstance): { key: string; route: RouteOptions; url: string; method: string }[] {
+  const entry = created.find((c) => c.app === app);
+  if (!entry) throw new Error('the app was not created through the mocked factory');
+  return entry.routes.flatMap((route) =>
+    (Array.isArray(route.method) ? route.method : [route.method]).map((method) => ({
+      key: `${method} ${toOpenApiPath(route.url ?? '')}`,
+      route,
+      url: route.url ?? '',
+      method,
+    })),
+  );
+}
+
+/** Ajv over the whole document, so `#/components/...` references resolve as they do for clients. */
+function documentAjv(doc: Document): Ajv2020 {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addFormat('iana-timezone', { type: 'string', validate: isIanaTimeZone });
+  ajv.addFormat('http-url', { type: 'string', validate: isHttpUrl });
+  ajv.addFormat('decimal', { type: 'string', validate: DECIMAL_PATTERN });
+  ajv.addSchema({ ...doc, $id: 'openapi.json' });
+  return ajv;
+}
+
+function validatorFor(ajv: Ajv2020, pointer: string) {
+  const validate = ajv.getSchema(`openapi.json#${pointer}`);
+  if (!validate) throw new Error(`no schema at ${pointer}`);
+  return validate;
+}
+
+/** JSON pointers where two JSON values differ (the first 20), so a stale file names what changed. */
+function differingPointers(a: unknown, b: unknown, at = '', out: string[] = []): string[] {
+  if (out.length >= 20) return out;
+  const isContainer = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+  if (isContainer(a) && isContainer(b) && Array.isArray(a) === Array.isArray(b)) {
+    for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
+      differingPointers(a[key], b[key], `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, out);
+    }
+  } else if (JSON.stringify(a) !== JSON.stringify(b)) {
+    out.push(at || '/');
+  }
+  return out;
+}
+
+let t: TestApp;
+let doc: Document;
+let generated: Document;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  const res = await t.request({ method: 'GET', url: '/openapi.json', key: null });
+  expect(res.statusCode).toBe(200);
+  doc = res.json<Document>();
+  generated = (await generateOpenApiDocument()) as unknown as Document;
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('GET /openapi.json', () => {
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(doc) as unknown as Record<string, unknown>);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+    expect(doc.openapi).toBe('3.1.0');
+  });
+
+  it('is public JSON: no key needed, not rate limited, readable from other origins', async () => {
+    const res = await t.request({ method: 'GET', url: '/openapi.json', key: null });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect(res.headers['ratelimit-limit']).toBeUndefined();
+    // A bad key is not even looked at.
+    expect((await t.request({ method: 'GET', url: '/openapi.json', key: 'key_admin_nonsense' })).statusCode).toBe(200);
+  });
+
+  it('names the service, its version from package.json, and PUBLIC_URL as its server', () => {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(doc.info.title).toBe('Ticketing API');
+    expect(doc.info.version).toBe(pkg.version);
+    expect(doc.info.description).toContain('Authorization: Bearer');
+    expect(doc.servers).toEqual([{ url: 'http://localhost:8080' }]);
+  });
+
+  it('keeps the paths whole when PUBLIC_URL has a path of its own', async () => {
+    const other = await buildTestApp({ PUBLIC_URL: 'https://support.example.com/v1' });
+    try {
+      const served = (await other.request({ method: 'GET', url: '/openapi.json', key: null })).json<Document>();
+      expect(served.servers).toEqual([{ url: 'https://support.example.com/v1' }]);
+      expect(Object.keys(served.paths)).toEqual(Object.keys(doc.paths));
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('declares the bearer security scheme', () => {
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+
+  it('lists every tag its operations use', () => {
+    const used = new Set([...documentedOperations(doc).values()].flatMap((op) => op.tags ?? []));
+    expect(new Set(doc.tags.map((tag) => tag.name))).toEqual(used);
+    for (const [key, operation] of documentedOperations(doc)) expect(operation.tags ?? [], key).not.toHaveLength(0);
+  });
+});
+
+describe('the document lists every route exactly', () => {
+  it('nothing undocumented and nothing documented that does not exist', () => {
+    const routes = registeredRoutes(t.app).filter((r) => r.method !== 'HEAD' && !isDocsRoute(r.url));
+    const registered = new Set(routes.map((r) => r.key));
+    const documented = new Set(documentedOperations(doc).keys());
+    expect([...registered].filter((key) => !documented.has(key)), 'registered but not documented').toEqual([]);
+    expect([...documented].filter((key) => !registered.has(key)), 'documented but not registered').toEqual([]);
+    expect(registered.size).toBeGreaterThan(30);
+    expect(documented).toContain('GET /v1/tickets/{ticket_id}');
+  });
+
+  it('hides only the documentation itself: /openapi.json and the /docs pages and assets', () => {
+    const all = registeredRoutes(t.app);
+    const hidden = all.filter((r) => r.method !== 'HEAD' && !documentedOperations(doc).has(r.key));
+    expect(hidden.map((r) => r.url).filter((url) => !isDocsRoute(url))).toEqual([]);
+    expect(hidden.map((r) => r.key)).toEqual(expect.arrayContaining(['GET /openapi.json', 'GET /docs', 'GET /docs/static/*']));
+  });
+
+  it('leaves out only the HEAD twin of each GET', () => {
+    const all = registeredRoutes(t.app);
+    const gets = new Set(all.filter((r) => r.method === 'GET').map((r) => r.url));
+    expect(all.filter((r) => r.method === 'HEAD' && !gets.has(r.url)).map((r) => r.url)).toEqual([]);
+  });
+
+  it('documents every path parameter of every operation', () => {
+    for (const [key, operation] of documentedOperations(doc)) {
+      const inPath = [...key.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]).sort();
+      const declared = (operation.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name).sort();
+      expect(declared, key).toEqual(inPath);
+    }
+  });
+});
+
+describe('access: every operation states what it needs', () => {
+  it('security and x-required-scope come from the route configuration the auth hook enforces', () => {
+    const operations = documentedOperations(doc);
+    const routes = registeredRoutes(t.app).filter((r) => operations.has(r.key));
+    expect(routes.length).toBe(operations.size);
+    for (const { key, route } of routes) {
+      const operation = operations.get(key)!;
+      const auth = route.config?.auth;
+      if (!auth) {
+        expect(operation.security, key).toEqual([]);
+        expect(operation['x-required-scope'], key).toBeUndefined();
+        continue;
+      }
+      expect(operation.security, key).toEqual([{ bearerAuth: auth.scope ? [auth.scope] : [] }]);
+      expect(operation['x-required-scope'], key).toBe(auth.scope);
+      if (auth.adminKey) expect(operation['x-admin-key-only'], key).toBe(true);
+    }
+  });
+
+  it('every required scope is a defined scope, and the usual operations carry one', () => {
+    const operations = documentedOperations(doc);
+    for (const [key, operation] of operations) {
+      if (operation['x-required-scope'] !== undefined) expect(ALL_SCOPES, key).toContain(operation['x-required-scope']);
+    }
+    expect(operations.get('GET /v1/tickets')?.['x-required-scope']).toBe('tickets:read');
+    expect(operations.get('DELETE /v1/customers/{customer_id}')?.security).toEqual([{ bearerAuth: ['customers:delete'] }]);
+    expect(operations.get('POST /v1/teams/{team_id}/members')?.['x-required-scope']).toBe('teams:write');
+    expect(operations.get('GET /v1/test')?.security).toEqual([{ bearerAuth: [] }]);
+    expect(operations.get('GET /storage/{attachment_id}')?.security).toEqual([]);
+  });
+});
+
+describe('responses: every operation documents its success and its errors', () => {
+  it('every operation has a success response (2xx, or a 303 for a form post)', () => {
+    for (const [key, operation] of documentedOperations(doc)) {
+      expect(Object.keys(operation.responses).some((status) => /^[23]\d\d$/.test(status)), key).toBe(true);
+    }
+  });
+
+  it('each error status that applies is there, and every JSON error has the error body', () => {
+    const operations = documentedOperations(doc);
+    const routes = registeredRoutes(t.app).filter((r) => operations.has(r.key));
+    for (const { key, route } of routes) {
+      const operation = operations.get(key)!;
+      const auth = route.config?.auth;
+      const expected = ['500'];
+      if (auth) {
+        expected.push('401', '429');
+        if (auth.scope || auth.adminKey) expected.push('403');
+        if (key.includes('{')) expected.push('404');
+        if (route.schema?.body || route.schema?.params || route.schema?.querystring) expected.push('422');
+      }
+      if (route.schema?.body) expected.push('400', '413', '415');
+      expect(Object.keys(operation.responses), key).toEqual(expect.arrayContaining(expected));
+      for (const [status, response] of Object.entries(operation.responses)) {
+        if (!/^[45]/.test(status)) continue;
+        const content = response.$ref ? doc.components.responses[response.$ref.replace('#/components/responses/', '')]?.content : response.content;
+        expect(content, `${key} ${status}`).toBeDefined();
+        // HTML pages (the customer portal) answer errors with a page; readiness names its failed checks.
+        if (!content?.['application/json'] || (key === 'GET /readyz' && status === '503')) continue;
+        expect(content['application/json'].schema, `${key} ${status}`).toEqual({ $ref: '#/components/schemas/Error' });
+      }
+    }
+  });
+
+  it('the upload documents its multipart body with the file part', () => {
+    const upload = documentedOperations(doc).get('POST /v1/tickets/{ticket_id}/attachments')!;
+    expect(upload.requestBody?.content).toHaveProperty(['multipart/form-data', 'schema', 'required'], ['file']);
+  });
+
+  it('a signed download is documented as bytes, not JSON', () => {
+    const download = documentedOperations(doc).get('GET /storage/{attachment_id}')!;
+    expect(Object.keys(download.responses['200']?.content ?? {})).toEqual(['application/octet-stream']);
+  });
+});
+
+describe('schemas and examples', () => {
+  it('every schema in the document compiles as JSON Schema 2020-12', () => {
+    const ajv = documentAjv(doc);
+    for (const name of Object.keys(doc.components.schemas)) {
+      expect(() => validatorFor(ajv, `/components/schemas/${name}`), name).not.toThrow();
+    }
+  });
+
+  it('the main schemas carry examples, and every example is valid against its schema', () => {
+    const ajv = documentAjv(doc);
+    for (const name of ['Ticket', 'Customer', 'Error']) expect(doc.components.schemas[name]?.examples?.length, name).toBeGreaterThan(0);
+    for (const [name, schema] of Object.entries(doc.components.schemas)) {
+      const validate = validatorFor(ajv, `/components/schemas/${name}`);
+      for (const example of schema.examples ?? []) {
+        expect(validate(example), `${name}: ${JSON.stringify(validate.errors)}`).toBe(true);
+      }
+    }
+  });
+
+  it('what the API really answers matches the documented schemas', async () => {
+    const ajv = documentAjv(doc);
+    const ticket = await t.request({
+      method: 'POST',
+      url: '/v1/tickets',
+      body: { customer_name: 'Ada', customer_email: 'ada@example.com', subject: 'Printer', description: 'It is on fire' },
+    });
+    expect(ticket.statusCode).toBe(201);
+    const validTicket = validatorFor(ajv, '/components/schemas/Ticket');
+    expect(validTicket(ticket.json()), JSON.stringify(validTicket.errors)).toBe(true);
+
+    const customer = await t.request({ method: 'GET', url: `/v1/customers/${ticket.json<{ customer_id: string }>().customer_id}` });
+    const validCustomer = validatorFor(ajv, '/components/schemas/Customer');
+    expect(validCustomer(customer.json()), JSON.stringify(validCustomer.errors)).toBe(true);
+
+    const validError = validatorFor(ajv, '/components/schemas/Error');
+    const invalid = await t.request({ method: 'PATCH', url: `/v1/tickets/${ticket.json<{ id: string }>().id}`, body: { priority: 'asap' } });
+    expect(invalid.statusCode).toBe(422);
+    expect(validError(invalid.json()), JSON.stringify(validError.errors)).toBe(true);
+    const unauthorized = await t.request({ method: 'GET', url: '/v1/tickets', key: null });
+    expect(validError(unauthorized.json())).toBe(true);
+  });
+});
+
+describe('the committed openapi.json', () => {
+  it('is generated deterministically: the same document every time, whatever the store or address', async () => {
+    const again = (await generateOpenApiDocument()) as unknown as Document;
+    expect(serializeDocument(again)).toBe(serializeDocument(generated));
+    expect(generated.servers).toEqual([{ url: DOCUMENT_PUBLIC_URL }]);
+    expect({ ...doc, servers: generated.servers }).toEqual(generated);
+  });
+
+  it('equals the document the code generates', () => {
+    const committed = JSON.parse(readFileSync(documentPath(), 'utf8')) as unknown;
+    const differences = differingPointers(committed, generated);
+    expect(differences, `openapi.json is out of date: run \`npm run openapi\` and commit the result. It differs at`).toEqual([]);
+  });
+});
+
+describe('GET /docs', () => {
+  it('serves the interactive documentation without a key, from local assets only, under a strict CSP', async () => {
+    const page = await t.request({ method: 'GET', url: '/docs', key: null });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.body).not.toMatch(/(src|href)="(https?:)?\/\//);
+    const csp = String(page.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-eval');
+    expect(page.headers['x-content-type-options']).toBe('nosniff');
+
+    const bundle = await t.request({ method: 'GET', url: '/docs/static/swagger-ui-bundle.js', key: null });
+    expect(bundle.statusCode).toBe(200);
+    expect(bundle.headers['content-security-policy']).toBe(csp);
+    expect(bundle.headers['ratelimit-limit']).toBeUndefined();
+
+    const json = await t.request({ method: 'GET', url: '/docs/json', key: null });
+    expect(json.json()).toEqual(doc);
+  });
+
+  it('an unknown asset is a JSON 404', async () => {
+    const res = await t.request({ method: 'GET', url: '/docs/static/nope.js', key: null });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toHaveProperty('detail');
+  });
+
+  it('DOCS_ENABLED=false turns off /docs and /openapi.json', async () => {
+    const off = await buildTestApp({ DOCS_ENABLED: 'false' });
+    try {
+      expect((await off.request({ method: 'GET', url: '/docs', key: null })).statusCode).toBe(404);
+      expect((await off.request({ method: 'GET', url: '/openapi.json', key: null })).statusCode).toBe(404);
+      expect((await off.request({ method: 'GET', url: '/v1/test' })).statusCode).toBe(200);
+    } finally {
+      await off.close();
+    }
+  });
+});
