@@ -1,52 +1,10 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildApp } from '../app.js';
-import { loadConfig } from '../config.js';
-import { openStore } from '../db/store.js';
-import { DiskBlobStore } from '../storage/disk-store.js';
-import { main } from './main.js';
+import { describe, expect, it } from 'vitest';
+import { cliSandbox } from '../../test/helpers/cli.js';
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-let dataDir: string;
-let env: NodeJS.ProcessEnv;
-
-beforeEach(() => {
-  dataDir = mkdtempSync(join(tmpdir(), 'ticketing-cli-'));
-  env = { DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
-});
-
-afterEach(() => {
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
-async function run(...argv: string[]): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const io = { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: (t: string) => (stderr += t) } };
-  const code = await main(argv, io, env);
-  return { code, stdout, stderr };
-}
-
-/** Calls GET /v1/test with a key against the app built over the CLI's data directory. */
-async function keyTest(key: string): Promise<{ status: number; body: { scopes?: string[]; key_prefix?: string } }> {
-  const config = loadConfig(env);
-  const store = openStore({ dataDir: config.dataDir });
-  const app = await buildApp({ config, store, blobs: new DiskBlobStore(join(dataDir, 'attachments')) });
-  try {
-    const res = await app.inject({ method: 'GET', url: '/v1/test', headers: { authorization: `Bearer ${key}` } });
-    return { status: res.statusCode, body: res.json() };
-  } finally {
-    await app.close();
-    await store.close();
-  }
-}
+const cli = cliSandbox('ticketing-cli-');
+const run = (...argv: string[]) => cli.run(...argv);
 
 describe('ticketing CLI', () => {
   it('migrate applies the migrations once, reporting on stderr only', async () => {
@@ -69,9 +27,27 @@ describe('ticketing CLI', () => {
     expect(key.stdout).toMatch(/^key_admin_[0-9A-Za-z]{38}\n$/);
     expect(key.stderr).toContain(orgId);
 
-    const res = await keyTest(key.stdout.trim());
+    const res = await cli.call<{ scopes?: string[]; key_prefix?: string }>(key.stdout.trim());
     expect(res.status).toBe(200);
     expect(res.body.scopes).toContain('tickets:delete');
+  });
+
+  it('orgs list prints every organization oldest first, with its ticket count, as a table', async () => {
+    const empty = await run('orgs', 'list');
+    expect(empty).toMatchObject({ code: 0, stdout: 'ID  CREATED  TICKETS  NAME\n' });
+    expect(empty.stderr).toContain('0 organization(s)');
+    const first = (await run('orgs', 'create', '--name', 'First')).stdout.trim();
+    const second = (await run('orgs', 'create', '--name', 'Second  Co')).stdout.trim();
+    const listed = await run('orgs', 'list');
+    expect(listed.code).toBe(0);
+    const lines = listed.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^ID\s+CREATED\s+TICKETS\s+NAME$/);
+    expect(lines.slice(1).map((l) => l.split(/\s{2,}/))).toEqual([
+      [first, expect.stringMatching(/^\d{4}-\d\d-\d\dT/), '0', 'First'],
+      [second, expect.stringMatching(/^\d{4}-\d\d-\d\dT/), '0', 'Second Co'],
+    ]);
+    expect(listed.stderr).toContain('2 organization(s)');
+    expect((await run('orgs', 'list', '--all')).code).toBe(2);
   });
 
   it('keys create defaults to the first organization and honours --role and --scopes', async () => {
@@ -79,7 +55,7 @@ describe('ticketing CLI', () => {
     const key = await run('keys', 'create', '--role', 'readonly', '--scopes', 'tickets:read,customers:read');
     expect(key.code).toBe(0);
     expect(key.stdout).toMatch(/^key_ro_\w+\n$/);
-    const res = await keyTest(key.stdout.trim());
+    const res = await cli.call<{ scopes?: string[]; key_prefix?: string }>(key.stdout.trim());
     expect(res.status).toBe(200);
     expect(res.body.scopes).toEqual(['tickets:read', 'customers:read']);
   });
@@ -113,14 +89,14 @@ describe('ticketing CLI', () => {
   });
 
   it('answers usage errors with the usage text on stderr and exit code 2', async () => {
-    for (const argv of [['frobnicate'], [], ['keys'], ['keys', 'delete'], ['orgs', 'create'], ['keys', 'create', '--colour', 'red']]) {
+    for (const argv of [['frobnicate'], [], ['keys'], ['keys', 'delete'], ['orgs'], ['orgs', 'delete'], ['orgs', 'create'], ['keys', 'create', '--colour', 'red']]) {
       const res = await run(...argv);
       expect(res.code, argv.join(' ')).toBe(2);
       expect(res.stdout).toBe('');
       expect(res.stderr).toContain('Usage: ticketing');
     }
     // Nothing was opened or created for a command that was not understood.
-    expect(existsSync(join(dataDir, 'ticketing.sqlite'))).toBe(false);
+    expect(existsSync(join(cli.dataDir, 'ticketing.sqlite'))).toBe(false);
   });
 
   it('prints help on request with exit code 0', async () => {
@@ -132,7 +108,7 @@ describe('ticketing CLI', () => {
   });
 
   it('reports a configuration error in one line with exit code 1', async () => {
-    env = { ...env, PORT: 'eighty' };
+    cli.env = { ...cli.env, PORT: 'eighty' };
     const res = await run('migrate');
     expect(res).toMatchObject({ code: 1, stdout: '' });
     expect(res.stderr.trim().split('\n')).toHaveLength(1);

@@ -1,12 +1,14 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config.js';
+import { type Config, ConfigError, loadConfig } from '../config.js';
 import { migrateToLatest } from '../db/migrator.js';
 import { openStore, type Store } from '../db/store.js';
 import { AppError } from '../errors.js';
 import { startServer } from '../server.js';
+import { EXPORT_OPTIONS, exportOrg } from './export.js';
+import { checkImportFile, IMPORT_OPTIONS, importOrg, openBlobs } from './import.js';
 import { CliError, type CliIo, UsageError } from './io.js';
-import { createKey, KEY_OPTIONS } from './keys.js';
-import { createOrg, ORG_OPTIONS } from './orgs.js';
+import { createKey, KEY_OPTIONS, KEY_ORG_OPTIONS, listKeys, revokeKey } from './keys.js';
+import { createOrg, listOrgs, ORG_OPTIONS } from './orgs.js';
 
 export type { CliIo } from './io.js';
 
@@ -21,7 +23,19 @@ Commands:
       --role admin|readonly  Key role (default: admin); read-only keys expire after 72 hours
       --name TEXT            A label for the key (default: "CLI key")
       --scopes a,b           Comma-separated scopes (default: all scopes the role allows)
+  keys list [--org ID]       Print a table of the organization's keys, newest first: id, prefix,
+                             name, role, scopes, created, expires, last used, revoked
+  keys revoke <id-or-prefix> [--org ID]
+                             Revoke a key, named by its id, its prefix (key_admin_a1B2c3) or the
+                             key itself; it is refused from the next request on. Prints its id
   orgs create --name TEXT    Create an organization; prints its id alone on standard output
+  orgs list                  Print a table of every organization, oldest first: id, created,
+                             tickets (numbers given so far), name
+  export --org ID [--out FILE]
+                             Write one organization (rows, files, API keys) as NDJSON to FILE or
+                             standard output, e.g. to move it to another store
+  import [--in FILE]         Recreate an exported organization from FILE or standard input, all or
+                             nothing (refused if it exists); prints its id alone on standard output
   help                       Show this help
 
 Configuration comes from environment variables (PORT, HOST, DATA_DIR, PUBLIC_URL, ...);
@@ -49,22 +63,67 @@ export async function main(
         return await serve(rest, io, env);
       case 'migrate':
         return await migrate(rest, io, env);
-      case 'keys': {
-        // Arguments are checked before the store is opened, so a typo creates no data directory.
-        const { values } = parseArgs({ args: subcommand(command, rest, 'create'), options: KEY_OPTIONS, strict: true });
-        return await withStore(env, (store) => createKey(store, values, io));
+      case 'keys':
+        return await keys(rest, io, env);
+      case 'orgs':
+        return await orgs(rest, io, env);
+      case 'export': {
+        const { values } = parseArgs({ args: rest, options: EXPORT_OPTIONS, strict: true });
+        if (values.org === undefined) throw new UsageError("'export' needs --org ID");
+        const options = { org: values.org, out: values.out };
+        return await withStore(env, (store, _applied, config) => exportOrg({ store, blobs: openBlobs(config, store) }, options, io));
       }
-      case 'orgs': {
-        const { values } = parseArgs({ args: subcommand(command, rest, 'create'), options: ORG_OPTIONS, strict: true });
-        if (values.name === undefined) throw new UsageError("'orgs create' needs --name TEXT");
-        const name = values.name;
-        return await withStore(env, (store) => createOrg(store, { name }, io));
+      case 'import': {
+        const { values } = parseArgs({ args: rest, options: IMPORT_OPTIONS, strict: true });
+        await checkImportFile(values.in);
+        return await withStore(env, (store, _applied, config) => importOrg({ store, blobs: openBlobs(config, store) }, values, io));
       }
       default:
         throw new UsageError(`unknown command '${command}'`);
     }
   } catch (error) {
     return report(error, io);
+  }
+}
+
+/** `ticketing keys create|list|revoke`. Arguments are checked before the store is opened, so a typo creates no data directory. */
+async function keys(args: string[], io: CliIo, env: NodeJS.ProcessEnv): Promise<number> {
+  const [action, ...rest] = args;
+  switch (action) {
+    case 'create': {
+      const { values } = parseArgs({ args: rest, options: KEY_OPTIONS, strict: true });
+      return withStore(env, (store) => createKey(store, values, io));
+    }
+    case 'list': {
+      const { values } = parseArgs({ args: rest, options: KEY_ORG_OPTIONS, strict: true });
+      return withStore(env, (store) => listKeys(store, values, io));
+    }
+    case 'revoke': {
+      const { values, positionals } = parseArgs({ args: rest, options: KEY_ORG_OPTIONS, strict: true, allowPositionals: true });
+      if (positionals.length !== 1) throw new UsageError("'keys revoke' needs exactly one key id or prefix");
+      const reference = positionals[0]!;
+      return withStore(env, (store) => revokeKey(store, reference, values, io));
+    }
+    default:
+      throw new UsageError(action === undefined ? "'keys' needs a sub-command" : `unknown sub-command 'keys ${action}'`);
+  }
+}
+
+/** `ticketing orgs create|list`. */
+async function orgs(args: string[], io: CliIo, env: NodeJS.ProcessEnv): Promise<number> {
+  const [action, ...rest] = args;
+  switch (action) {
+    case 'create': {
+      const { values } = parseArgs({ args: rest, options: ORG_OPTIONS, strict: true });
+      if (values.name === undefined) throw new UsageError("'orgs create' needs --name TEXT");
+      const name = values.name;
+      return withStore(env, (store) => createOrg(store, { name }, io));
+    }
+    case 'list':
+      parseArgs({ args: rest, options: {}, strict: true });
+      return withStore(env, (store) => listOrgs(store, io));
+    default:
+      throw new UsageError(action === undefined ? "'orgs' needs a sub-command" : `unknown sub-command 'orgs ${action}'`);
   }
 }
 
@@ -95,23 +154,17 @@ function isParseArgsError(error: unknown): boolean {
   return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_');
 }
 
-/** The arguments after `<group> <expected>`; anything else there is a usage error. */
-function subcommand(group: string, args: string[], expected: string): string[] {
-  const [action, ...rest] = args;
-  if (action !== expected) {
-    throw new UsageError(action === undefined ? `'${group}' needs a sub-command` : `unknown sub-command '${group} ${action}'`);
-  }
-  return rest;
-}
-
 /** Opens the store and brings its schema up to date; resolves to the migrations applied. */
-async function withStore(env: NodeJS.ProcessEnv, run: (store: Store, applied: string[]) => Promise<number>): Promise<number> {
+async function withStore(
+  env: NodeJS.ProcessEnv,
+  run: (store: Store, applied: string[], config: Config) => Promise<number>,
+): Promise<number> {
   const config = loadConfig(env);
-  const store = openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const store = openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize });
   try {
     // Keys and organizations need the tables; migrating is idempotent and cheap when up to date.
     const applied = await migrateToLatest(store.db);
-    return await run(store, applied);
+    return await run(store, applied, config);
   } finally {
     await store.close();
   }

@@ -1,0 +1,226 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/types.js';
+import type { Executor } from '../../shared/executor.js';
+
+/**
+ * What moves with an organization in `ticketing export` / `import`: every table that holds its
+ * data, in an order that satisfies the foreign keys, with every column but internal surrogates
+ * (`tickets.seq`, which the search index refers to, is made afresh by the importing store).
+ *
+ * Column kinds say how a value crosses dialects: timestamps become ISO 8601 UTC strings, booleans
+ * JSON booleans, integers JSON numbers; text stays text.
+ */
+export type ColumnKind = 'text' | 'timestamp' | 'boolean' | 'integer';
+
+export interface TransferTable {
+  table: TransferTableName;
+  columns: Record<string, ColumnKind>;
+  /** Unique within the table; rows are read in this order, a page at a time. */
+  key: readonly string[];
+}
+
+export type TransferTableName = Exclude<keyof Database, 'organizations'>;
+
+const text = 'text' as const;
+const timestamp = 'timestamp' as const;
+const boolean = 'boolean' as const;
+const integer = 'integer' as const;
+
+export const ORGANIZATION_COLUMNS: Record<string, ColumnKind> = { id: text, name: text, ticket_counter: integer, created_at: timestamp };
+
+export const TRANSFER_TABLES: readonly TransferTable[] = [
+  {
+    table: 'users',
+    key: ['id'],
+    columns: {
+      id: text,
+      organization_id: text,
+      email: text,
+      email_normalized: text,
+      full_name: text,
+      role: text,
+      is_active: boolean,
+      created_at: timestamp,
+      updated_at: timestamp,
+    },
+  },
+  {
+    table: 'customers',
+    key: ['id'],
+    columns: {
+      id: text,
+      organization_id: text,
+      name: text,
+      email: text,
+      email_normalized: text,
+      company: text,
+      department: text,
+      title: text,
+      customer_tier: text,
+      contact_number: text,
+      pronoun: text,
+      location_country: text,
+      location_city: text,
+      location_state: text,
+      location_zip: text,
+      location_address: text,
+      region: text,
+      timezone: text,
+      account_value_cents: integer,
+      has_premium_support: boolean,
+      is_vip: boolean,
+      social_linkedin: text,
+      social_website: text,
+      social_github: text,
+      notes: text,
+      created_at: timestamp,
+      updated_at: timestamp,
+    },
+  },
+  {
+    table: 'teams',
+    key: ['id'],
+    columns: { id: text, organization_id: text, name: text, description: text, created_at: timestamp, updated_at: timestamp },
+  },
+  {
+    table: 'team_members',
+    key: ['team_id', 'user_id'],
+    columns: { organization_id: text, team_id: text, user_id: text, created_at: timestamp },
+  },
+  {
+    table: 'tickets',
+    key: ['id'],
+    columns: {
+      id: text,
+      organization_id: text,
+      ticket_number: integer,
+      tracking_token: text,
+      customer_id: text,
+      subject: text,
+      description: text,
+      status: text,
+      priority: text,
+      category: text,
+      assigned_user_id: text,
+      assigned_team_id: text,
+      due_date: timestamp,
+      created_at: timestamp,
+      updated_at: timestamp,
+      resolved_at: timestamp,
+      closed_at: timestamp,
+    },
+  },
+  {
+    table: 'comments',
+    key: ['id'],
+    columns: {
+      id: text,
+      organization_id: text,
+      ticket_id: text,
+      body: text,
+      is_internal: boolean,
+      author_user_id: text,
+      author_customer_id: text,
+      created_at: timestamp,
+      updated_at: timestamp,
+    },
+  },
+  {
+    table: 'attachments',
+    key: ['id'],
+    columns: {
+      id: text,
+      organization_id: text,
+      ticket_id: text,
+      filename: text,
+      content_type: text,
+      size_bytes: integer,
+      uploaded_by_user_id: text,
+      created_at: timestamp,
+    },
+  },
+  {
+    table: 'api_keys',
+    key: ['id'],
+    columns: {
+      id: text,
+      organization_id: text,
+      name: text,
+      key_hash: text,
+      key_prefix: text,
+      role: text,
+      scopes: text,
+      holder_user_id: text,
+      created_at: timestamp,
+      expires_at: timestamp,
+      last_used_at: timestamp,
+      revoked_at: timestamp,
+    },
+  },
+];
+
+/**
+ * Tables of organization data that are not copied row by row: the bytes of the `database`
+ * attachment backend, which travel through the BlobStore interface like any backend's files.
+ */
+export const BYTES_TABLES: readonly string[] = ['attachment_blobs', 'attachment_chunks'];
+
+export type RawRow = Record<string, unknown>;
+
+/**
+ * The tables are chosen from the fixed list above, never from input, so they are addressed
+ * through an untyped view of the same Kysely instance.
+ */
+type Untyped = Kysely<Record<string, RawRow>>;
+const untyped = (db: Executor): Untyped => db as unknown as Untyped;
+
+export function readOrganizationRow(db: Executor, id: string): Promise<RawRow | undefined> {
+  return untyped(db).selectFrom('organizations').select(Object.keys(ORGANIZATION_COLUMNS)).where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * One page of the organization's rows of a table, in key order after `after` (the key values of
+ * the last row of the previous page; null for the first page). Keyset paging keeps every page an
+ * index range read however large the table.
+ */
+export function readRowsPage(db: Executor, spec: TransferTable, organizationId: string, after: unknown[] | null, limit: number): Promise<RawRow[]> {
+  let query = untyped(db)
+    .selectFrom(spec.table)
+    .select(Object.keys(spec.columns))
+    .where('organization_id', '=', organizationId);
+  if (after) {
+    const [first, second] = spec.key;
+    if (second === undefined) {
+      query = query.where(first!, '>', after[0]);
+    } else {
+      query = query.where((eb) => eb.or([eb(first!, '>', after[0]), eb.and([eb(first!, '=', after[0]), eb(second, '>', after[1])])]));
+    }
+  }
+  for (const column of spec.key) query = query.orderBy(column);
+  return query.limit(limit).execute();
+}
+
+/** Ids of the organization's attachments in id order after `after`, a page at a time. */
+export async function attachmentIdsPage(db: Executor, organizationId: string, after: string | null, limit: number): Promise<string[]> {
+  let query = db.selectFrom('attachments').select('id').where('organization_id', '=', organizationId);
+  if (after !== null) query = query.where('id', '>', after);
+  const rows = await query.orderBy('id').limit(limit).execute();
+  return rows.map((r) => r.id);
+}
+
+export async function insertOrganizationRow(db: Executor, row: RawRow): Promise<void> {
+  await untyped(db).insertInto('organizations').values(row).execute();
+}
+
+/**
+ * Removes an organization whose import failed: at that point it has no rows but staged files,
+ * which its deletion cascades to (database backend).
+ */
+export async function deleteOrganizationRow(db: Executor, id: string): Promise<void> {
+  await db.deleteFrom('organizations').where('id', '=', id).execute();
+}
+
+export async function insertRows(db: Executor, table: TransferTableName, rows: RawRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await untyped(db).insertInto(table).values(rows).execute();
+}
