@@ -1,4 +1,4 @@
-import autocannon from 'autocannon';
+import autocannon, { type Result } from 'autocannon';
 import { Agent, request } from 'node:http';
 
 /**
@@ -16,6 +16,10 @@ export interface ClientInput {
   warmup: number;
   connections: number;
   durationSeconds: number;
+  /** Ticket-create throughput targets: each is one or more processes of the same service, loaded at once. */
+  creates: Array<{ name: string; baseUrls: string[] }>;
+  /** Connections for the create runs, split evenly over a target's processes. */
+  createConnections: number;
 }
 
 export interface LatencyResult {
@@ -39,6 +43,7 @@ export interface ThroughputResult {
 export interface ClientOutput {
   latency: LatencyResult[];
   throughput: ThroughputResult[];
+  creates: ThroughputResult[];
 }
 
 const input = await new Promise<ClientInput>((resolve) => process.once('message', (m) => resolve(m as ClientInput)));
@@ -82,6 +87,15 @@ async function latency(name: string, path: () => string): Promise<LatencyResult>
   return { name, path: example, median: percentile(times, 50), p95: percentile(times, 95), items, failures };
 }
 
+const figures = (name: string, result: Result): ThroughputResult => ({
+  name,
+  requestsPerSecond: result.requests.average,
+  latencyP50: result.latency.p50,
+  latencyP99: result.latency.p99,
+  non2xx: result.non2xx,
+  errors: result.errors,
+});
+
 async function throughput(name: string, url: string, path?: () => string, duration = input.durationSeconds): Promise<ThroughputResult> {
   const result = await autocannon({
     url,
@@ -90,13 +104,41 @@ async function throughput(name: string, url: string, path?: () => string, durati
     headers,
     requests: path ? [{ method: 'GET', setupRequest: (req) => ({ ...req, path: path() }) }] : [{ method: 'GET' }],
   });
+  return figures(name, result);
+}
+
+let created = 0;
+/** POST /v1/tickets to every process of a target at once; the rates add up, latencies are the worst. */
+async function createThroughput(name: string, baseUrls: string[]): Promise<ThroughputResult> {
+  const connections = Math.max(1, Math.round(input.createConnections / baseUrls.length));
+  const results = await Promise.all(
+    baseUrls.map((url) =>
+      autocannon({
+        url: `${url}/v1/tickets`,
+        connections,
+        duration: input.durationSeconds,
+        headers: { ...headers, 'content-type': 'application/json' },
+        requests: [
+          {
+            method: 'POST',
+            setupRequest: (req) => {
+              const n = ++created;
+              const body = { customer_name: `Bench ${n % 500}`, customer_email: `bench${n % 500}@example.com`, subject: `Created by the bench ${n}`, description: 'Load' };
+              return { ...req, body: JSON.stringify(body) };
+            },
+          },
+        ],
+      }),
+    ),
+  );
+  const each = results.map((r) => figures(name, r));
   return {
     name,
-    requestsPerSecond: result.requests.average,
-    latencyP50: result.latency.p50,
-    latencyP99: result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors,
+    requestsPerSecond: each.reduce((sum, r) => sum + r.requestsPerSecond, 0),
+    latencyP50: Math.max(...each.map((r) => r.latencyP50)),
+    latencyP99: Math.max(...each.map((r) => r.latencyP99)),
+    non2xx: each.reduce((sum, r) => sum + r.non2xx, 0),
+    errors: each.reduce((sum, r) => sum + r.errors, 0),
   };
 }
 
@@ -106,11 +148,15 @@ const output: ClientOutput = {
     await latency('search', () => `/v1/tickets?search=${term}`),
     await latency('filtered list', () => '/v1/tickets?status=open&priority=high'),
     await latency('get by id', () => `/v1/tickets/${randomId()}`),
+    await latency('dashboard', () => '/v1/dashboard'),
   ],
   throughput: [],
+  creates: [],
 };
 agent.destroy();
 output.throughput.push(await throughput('get by id (service)', input.baseUrl, () => `/v1/tickets/${randomId()}`));
 await throughput('warm-up', input.bareUrl, undefined, 1); // the service's routes are warm already
 output.throughput.push(await throughput('bare Fastify route', input.bareUrl));
+// Last: creates add tickets, and the reads above should see the seeded set only.
+for (const target of input.creates) output.creates.push(await createThroughput(target.name, target.baseUrls));
 process.send?.(output, () => process.disconnect());

@@ -1,36 +1,99 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fork } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
+import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { createApiKey } from '../src/auth/api-keys.service.js';
 import { loadConfig } from '../src/config.js';
 import { migrateToLatest } from '../src/db/migrator.js';
-import { openStore } from '../src/db/store.js';
+import { isPostgresUrl, openStore } from '../src/db/store.js';
 import { createOrganization } from '../src/modules/organizations/organizations.service.js';
-import { DiskBlobStore } from '../src/storage/disk-store.js';
-import type { ClientInput, ClientOutput } from './client.js';
+import { openBlobStore } from '../src/storage/open-blob-store.js';
+import type { ClientInput, ClientOutput, ThroughputResult } from './client.js';
 import { SEARCH_TERM, seed } from './seed.js';
 
 /**
- * `npm run bench`: seeds a fresh store with 100,000 tickets and measures, through HTTP, the
- * latency of a search, a filtered list and a get-by-id, then the requests per second of
- * get-by-id against a bare Fastify route in the same process. Figures, not a pass/fail test.
+ * `npm run bench`: seeds a fresh store with 100,000 tickets (BENCH_TICKETS=1000000 for a million)
+ * and measures, through HTTP, the latency of a search, a filtered list, a get-by-id and the
+ * dashboard, the requests per second of get-by-id against a bare Fastify route in the same
+ * process, and ticket creates per second. Figures, not a pass/fail test.
+ *
+ * The store is a temporary SQLite file, or, when DATABASE_URL names PostgreSQL, a scratch database
+ * made on that server (`ticketing_bench_...`, dropped afterwards: the one named is never touched).
+ * On PostgreSQL creates are also measured through three `ticketing serve` processes at once, as
+ * behind a load balancer (with REDIS_URL, if set, for their shared rate limits).
  */
 const TICKETS = Number(process.env.BENCH_TICKETS ?? 100_000);
+if (!Number.isSafeInteger(TICKETS) || TICKETS < 1) throw new Error(`BENCH_TICKETS must be a positive integer, got ${process.env.BENCH_TICKETS}`);
 const CUSTOMERS = 2_000;
 
 const log = (text: string) => process.stderr.write(`${text}\n`);
 const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
+let seedTime = '';
+
+const serverUrl = isPostgresUrl(process.env.DATABASE_URL) ? process.env.DATABASE_URL! : undefined;
+const storeName = serverUrl ? 'PostgreSQL' : 'SQLite';
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+/** A scratch database on the PostgreSQL server DATABASE_URL names; resolves to its URL and its removal. */
+async function scratchDatabase(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `ticketing_bench_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create database "${name}"`);
+  await admin.end();
+  const scratch = new URL(url);
+  scratch.pathname = `/${name}`;
+  return {
+    url: scratch.toString(),
+    drop: async () => {
+      const again = new pg.Client({ connectionString: url });
+      await again.connect();
+      await again.query(`drop database if exists "${name}" with (force)`);
+      await again.end();
+    },
+  };
+}
+
+/** Starts `ticketing serve` (the built CLI) on the bench's store; resolves when it listens. */
+function serveProcess(env: Record<string, string>, children: ChildProcess[]): Promise<string> {
+  const child = spawn(process.execPath, [join(root, 'bin', 'ticketing.js'), 'serve'], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let text = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      text += chunk;
+      const address = /listening on (http:\/\/[\d.]+:\d+)/.exec(text)?.[1];
+      if (address) resolve(address);
+    });
+    child.once('exit', (code) => reject(new Error(`ticketing serve exited with code ${code}:\n${text}`)));
+  });
+}
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ticketing-bench-'));
+  const scratch = serverUrl ? await scratchDatabase(serverUrl) : undefined;
   // The bench measures the service, not the limiter: one key sends far more than 2,000 a minute.
-  const config = loadConfig({ DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'silent', RATE_LIMIT_ADMIN_PER_MINUTE: '1000000000' });
-  const store = openStore({ dataDir, databaseUrl: undefined });
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_ADMIN_PER_MINUTE: '1000000000',
+    ...(scratch ? { DATABASE_URL: scratch.url, SIGNING_SECRET: randomBytes(36).toString('base64') } : {}),
+  };
+  const config = loadConfig(env);
+  const store = openStore({ dataDir, databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize });
   const bare = Fastify({ logger: false });
+  const children: ChildProcess[] = [];
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   try {
     await migrateToLatest(store.db);
@@ -39,13 +102,26 @@ async function main(): Promise<void> {
 
     let started = performance.now();
     log(`seeding ${TICKETS.toLocaleString('en')} tickets and ${CUSTOMERS.toLocaleString('en')} customers...`);
-    const seeded = await seed(store, organizationId, { tickets: TICKETS, customers: CUSTOMERS });
-    log(`seeded in ${seconds(started)} (${seeded.matching.toLocaleString('en')} tickets contain "${SEARCH_TERM}")`);
+    const step = Math.max(100_000, Math.ceil(TICKETS / 10 / 100_000) * 100_000);
+    let reported = 0;
+    const seeded = await seed(store, organizationId, { tickets: TICKETS, customers: CUSTOMERS }, (done) => {
+      if (done - reported >= step && done < TICKETS) log(`  ${done.toLocaleString('en')} tickets (${seconds(started)})`);
+      if (done - reported >= step) reported = done;
+    });
+    seedTime = seconds(started);
+    log(`seeded in ${seedTime} (${seeded.matching.toLocaleString('en')} tickets contain "${SEARCH_TERM}")`);
 
-    app = await buildApp({ config, store, blobs: new DiskBlobStore(join(dataDir, 'attachments')) });
+    app = await buildApp({ config, store, blobs: openBlobStore(config, store) });
     const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
     bare.get('/bare', () => ({ status: 'ok', message: 'constant' }));
     const bareUrl = `${await bare.listen({ host: '127.0.0.1', port: 0 })}/bare`;
+
+    const creates: ClientInput['creates'] = [{ name: 'one process', baseUrls: [baseUrl] }];
+    if (scratch) {
+      log('starting three ticketing serve processes on the same database...');
+      const processEnv = { ...env, LOG_LEVEL: 'warn', ...(process.env.REDIS_URL ? { REDIS_PREFIX: `ticketing-bench:${randomBytes(4).toString('hex')}:` } : {}) };
+      creates.push({ name: 'three processes', baseUrls: await Promise.all([0, 1, 2].map(() => serveProcess(processEnv, children))) });
+    }
 
     started = performance.now();
     log('measuring through HTTP (client in a child process)...');
@@ -59,14 +135,19 @@ async function main(): Promise<void> {
       warmup: 30,
       connections: 10,
       durationSeconds: 5,
+      creates,
+      createConnections: 12,
     };
     const output = await runClient(input);
     log(`measured in ${seconds(started)}`);
     print(output, input);
   } finally {
+    for (const child of children) child.kill('SIGTERM');
+    await Promise.all(children.filter((child) => child.exitCode === null).map((child) => new Promise((resolve) => child.once('exit', resolve))));
     await app?.close();
     await bare.close();
     await store.close();
+    await scratch?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
@@ -87,7 +168,8 @@ const ms = (value: number) => `${value.toFixed(2)} ms`.padStart(10);
 function print(output: ClientOutput, input: ClientInput): void {
   const lines: string[] = [];
   lines.push('');
-  lines.push(`ticketing benchmark: ${TICKETS.toLocaleString('en')} tickets, SQLite, Node ${process.version}, ${cpus().length} CPU(s)`);
+  lines.push(`ticketing benchmark: ${TICKETS.toLocaleString('en')} tickets, ${storeName}, Node ${process.version}, ${cpus().length} CPU(s)`);
+  lines.push(`Seeding took ${seedTime}.`);
   lines.push('');
   lines.push(`Latency, ${input.samples} sequential requests each after ${input.warmup} warm-up:`);
   lines.push(`  ${'request'.padEnd(15)} ${'median'.padStart(10)} ${'p95'.padStart(10)}  ${'items'.padStart(5)}  failed  example`);
@@ -96,18 +178,26 @@ function print(output: ClientOutput, input: ClientInput): void {
   }
   lines.push('');
   lines.push(`Throughput, autocannon ${input.connections} connections x ${input.durationSeconds} s:`);
-  lines.push(`  ${'target'.padEnd(22)} ${'req/s'.padStart(9)} ${'p50'.padStart(7)} ${'p99'.padStart(7)}  non-2xx  errors`);
-  for (const t of output.throughput) {
-    lines.push(
-      `  ${t.name.padEnd(22)} ${t.requestsPerSecond.toFixed(0).padStart(9)} ${`${t.latencyP50} ms`.padStart(7)} ${`${t.latencyP99} ms`.padStart(7)}  ${String(t.non2xx).padStart(7)}  ${String(t.errors).padStart(6)}`,
-    );
-  }
+  lines.push(...table(output.throughput));
   const [service, bareRoute] = output.throughput;
   if (service && bareRoute && bareRoute.requestsPerSecond > 0) {
     lines.push(`  get by id runs at ${((service.requestsPerSecond / bareRoute.requestsPerSecond) * 100).toFixed(0)}% of the bare route's rate`);
   }
   lines.push('');
+  lines.push(`Ticket creates (POST /v1/tickets), autocannon ${input.createConnections} connections in all x ${input.durationSeconds} s:`);
+  lines.push(...table(output.creates));
+  lines.push('');
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+function table(rows: ThroughputResult[]): string[] {
+  return [
+    `  ${'target'.padEnd(22)} ${'req/s'.padStart(9)} ${'p50'.padStart(7)} ${'p99'.padStart(7)}  non-2xx  errors`,
+    ...rows.map(
+      (t) =>
+        `  ${t.name.padEnd(22)} ${t.requestsPerSecond.toFixed(0).padStart(9)} ${`${t.latencyP50} ms`.padStart(7)} ${`${t.latencyP99} ms`.padStart(7)}  ${String(t.non2xx).padStart(7)}  ${String(t.errors).padStart(6)}`,
+    ),
+  ];
 }
 
 main().catch((error: unknown) => {
