@@ -1,34 +1,18 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserAvailable, CHROMIUM_PATH, launchBrowser } from '../helpers/browser.js';
-import { buildTestApp, type TestApp } from '../helpers/test-app.js';
+import { describe, expect, it } from 'vitest';
+import { browserAvailable, CHROMIUM_PATH, useBrowserSuite, watchPage } from '../helpers/browser.js';
+import { buildTestApp } from '../helpers/test-app.js';
 
 const available = browserAvailable();
 if (!available) console.warn(`Skipping the /docs browser tests: no Chromium at ${CHROMIUM_PATH} (set CHROMIUM_PATH)`);
 
 describe.skipIf(!available)('the /docs page in a real browser', () => {
-  let t: TestApp;
-  let browser: Browser;
-  let base: string;
-
-  beforeAll(async () => {
-    t = await buildTestApp();
-    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  const suite = useBrowserSuite(buildTestApp);
 
   it('renders every tag and the operations, with no console error and no CSP violation', async () => {
+    const { browser, base } = suite;
     const page = await browser.newPage();
-    const problems: string[] = [];
+    const { problems, dialogs } = watchPage(page);
     const outside: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error' || /Content.Security.Policy/i.test(message.text())) problems.push(message.text());
-    });
-    page.on('pageerror', (error) => problems.push(error.message));
     page.on('request', (request) => {
       if (!request.url().startsWith(base) && !request.url().startsWith('data:')) outside.push(request.url());
     });
@@ -51,6 +35,7 @@ describe.skipIf(!available)('the /docs page in a real browser', () => {
       expect(responses.map((s) => s.trim())).toEqual(expect.arrayContaining(['200', '401', '403', '429']));
 
       expect(problems).toEqual([]);
+      expect(dialogs).toEqual([]);
       expect(outside).toEqual([]);
     } finally {
       await page.close();

@@ -1,51 +1,24 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { upload } from '../helpers/attachments.js';
-import { browserAvailable, CHROMIUM_PATH, launchBrowser } from '../helpers/browser.js';
+import { browserAvailable, CHROMIUM_PATH, useBrowserSuite, watchPage } from '../helpers/browser.js';
+import { buildTestApp } from '../helpers/test-app.js';
 import { agent, agentComment, agentComments, attachmentNamed, getTicket, portalTicket, setStatus } from '../helpers/portal.js';
-import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 
 const available = browserAvailable();
 if (!available) console.warn(`Skipping the portal browser tests: no Chromium at ${CHROMIUM_PATH} (set CHROMIUM_PATH)`);
 
-/** Console errors, page errors and CSP reports of a page: a clean page has none. */
-function watch(page: Page): { problems: string[]; dialogs: string[] } {
-  const problems: string[] = [];
-  const dialogs: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error' || /Content.Security.Policy/i.test(message.text())) problems.push(message.text());
-  });
-  page.on('pageerror', (error) => problems.push(error.message));
-  page.on('dialog', (dialog) => {
-    dialogs.push(dialog.message());
-    void dialog.dismiss();
-  });
-  return { problems, dialogs };
-}
-
 describe.skipIf(!available)('the customer portal in a real browser', () => {
-  let t: TestApp;
-  let browser: Browser;
-  let base: string;
-
-  beforeAll(async () => {
-    t = await buildTestApp();
-    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  const suite = useBrowserSuite(buildTestApp);
 
   it("shows the ticket's public thread, without internal notes, and no CSP violation", async () => {
+    const { t, browser, base } = suite;
     const ticket = await portalTicket(t, { subject: 'Invoice shows the wrong total' });
     const grace = await agent(t, 'Grace Hopper');
     await agentComment(t, ticket.id, { body: 'Could you send the invoice number?', author_user_id: grace.id });
     await agentComment(t, ticket.id, { body: 'Internal: customer is on the old plan', is_internal: true, author_user_id: grace.id });
 
     const page = await browser.newPage();
-    const { problems } = watch(page);
+    const { problems } = watchPage(page);
     try {
       const response = await page.goto(`${base}/portal/${ticket.tracking_token}`);
       expect(response?.status()).toBe(200);
@@ -66,6 +39,7 @@ describe.skipIf(!available)('the customer portal in a real browser', () => {
   });
 
   it('sends a reply typed into the form, with JavaScript off; the agent API shows it', async () => {
+    const { t, browser, base } = suite;
     const ticket = await portalTicket(t);
     await setStatus(t, ticket.id, 'pending');
     const context = await browser.newContext({ javaScriptEnabled: false });
@@ -93,6 +67,7 @@ describe.skipIf(!available)('the customer portal in a real browser', () => {
   });
 
   it('never runs markup from file names, the subject or comments', async () => {
+    const { t, browser, base } = suite;
     const payload = 'window.__pwned=1;alert(1)';
     const ticket = await portalTicket(t, { subject: `<script>${payload}</script>`, description: `<img src=x onerror="${payload}">` });
     await agentComment(t, ticket.id, { body: `<script>${payload}</script><svg onload="${payload}">` });
@@ -105,7 +80,7 @@ describe.skipIf(!available)('the customer portal in a real browser', () => {
     await attachmentNamed(t, ticket.id, scriptName);
 
     const page = await browser.newPage();
-    const { dialogs } = watch(page);
+    const { dialogs } = watchPage(page);
     try {
       await page.goto(`${base}/portal/${ticket.tracking_token}`);
       await page.waitForLoadState('load');
