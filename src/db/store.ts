@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { DialectName } from './dialect.js';
+import { withStatementCache } from './sqlite-statements.js';
 import { postgresTicketSearch, sqliteTicketSearch, type TicketSearch } from './search.js';
 import type { Database } from './types.js';
 
@@ -35,7 +36,7 @@ export function openStore(options: StoreOptions): Store {
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   return { db, dialect: 'sqlite', search: sqliteTicketSearch, close: () => db.destroy() };
 }
 

@@ -1,0 +1,73 @@
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, SqliteDialect, sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { withStatementCache } from './sqlite-statements.js';
+
+interface Db {
+  items: { id: number; name: string };
+}
+
+describe('the SQLite statement cache', () => {
+  let raw: BetterSqlite3.Database;
+  let db: Kysely<Db>;
+  const open = (size?: number) => {
+    raw = new BetterSqlite3(':memory:');
+    db = new Kysely<Db>({ dialect: new SqliteDialect({ database: withStatementCache(raw, size) }) });
+    return db;
+  };
+  afterEach(async () => {
+    await db.destroy();
+  });
+
+  it('prepares a query once and reuses it, with new parameters each time', async () => {
+    const database = withStatementCache((raw = new BetterSqlite3(':memory:')));
+    db = new Kysely<Db>({ dialect: new SqliteDialect({ database }) });
+    await sql`create table items (id integer primary key, name text not null)`.execute(db);
+    await db.insertInto('items').values([{ id: 1, name: 'one' }, { id: 2, name: 'two' }]).execute();
+    const byId = (id: number) => db.selectFrom('items').select('name').where('id', '=', id).executeTakeFirst();
+    expect(await byId(1)).toEqual({ name: 'one' });
+    expect(await byId(2)).toEqual({ name: 'two' });
+    const text = 'select "name" from "items" where "id" = ?';
+    expect(database.prepare(text)).toBe(database.prepare(text));
+  });
+
+  it('gives a query its own statement while the cached one is still being iterated', async () => {
+    const database = withStatementCache((raw = new BetterSqlite3(':memory:')));
+    db = new Kysely<Db>({ dialect: new SqliteDialect({ database }) });
+    raw.exec("create table items (id integer primary key); insert into items values (1), (2), (3)");
+    // Kysely holds its one SQLite connection while a stream is open, so this cannot happen through
+    // it; the cache must still never hand out a statement that is mid-iteration.
+    const text = 'select id from items order by id';
+    const iterating = database.prepare(text);
+    const seen: unknown[] = [];
+    for (const row of iterating.iterate([])) {
+      const again = database.prepare(text);
+      expect(again).not.toBe(iterating);
+      expect(again.all([])).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
+      seen.push(row);
+    }
+    expect(seen).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
+    expect(database.prepare(text)).toBe(iterating);
+  });
+
+  it('keeps at most its size, dropping the least recently used', async () => {
+    const database = withStatementCache((raw = new BetterSqlite3(':memory:')), 2);
+    db = new Kysely<Db>({ dialect: new SqliteDialect({ database }) });
+    const a = database.prepare('select 1');
+    database.prepare('select 2');
+    expect(database.prepare('select 1')).toBe(a); // now the most recently used
+    database.prepare('select 3'); // pushes out `select 2`
+    const b = database.prepare('select 2');
+    expect(database.prepare('select 2')).toBe(b);
+    expect(database.prepare('select 1')).not.toBe(a); // pushed out by `select 2` coming back
+  });
+
+  it('sees a schema change made after a statement was cached', async () => {
+    open();
+    await sql`create table items (id integer primary key, name text not null)`.execute(db);
+    await db.insertInto('items').values({ id: 1, name: 'one' }).execute();
+    expect(await sql`select * from items`.execute(db).then((r) => r.rows)).toEqual([{ id: 1, name: 'one' }]);
+    await sql`alter table items add column note text`.execute(db);
+    expect(await sql`select * from items`.execute(db).then((r) => r.rows)).toEqual([{ id: 1, name: 'one', note: null }]);
+  });
+});
