@@ -1,9 +1,14 @@
 import type { Executor } from '../shared/executor.js';
 import type { ApiKeyRow } from '../db/types.js';
 
+/** A key's record without its hash, which is only ever compared in SQL. */
+const KEY_COLUMNS = [
+  'id', 'organization_id', 'name', 'role', 'scopes', 'key_prefix', 'holder_user_id',
+  'created_at', 'expires_at', 'last_used_at', 'revoked_at',
+] as const;
 
-export function findApiKeyByHash(db: Executor, keyHash: string): Promise<ApiKeyRow | undefined> {
-  return db.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
+export function findApiKeyByHash(db: Executor, keyHash: string): Promise<Pick<ApiKeyRow, (typeof KEY_COLUMNS)[number]> | undefined> {
+  return db.selectFrom('api_keys').select(KEY_COLUMNS).where('key_hash', '=', keyHash).executeTakeFirst();
 }
 
 export async function insertApiKey(db: Executor, row: Omit<ApiKeyRow, 'last_used_at' | 'revoked_at'>): Promise<void> {

@@ -15,10 +15,11 @@ const COLUMNS = [
 
 export type CustomerColumns = Pick<CustomerRow, (typeof COLUMNS)[number]>;
 
-export function findCustomerByEmail(db: Executor, organizationId: string, email: string): Promise<CustomerRow | undefined> {
+/** The id of the organization's customer with this email (compared case-insensitively), if any. */
+export function findCustomerByEmail(db: Executor, organizationId: string, email: string): Promise<{ id: string } | undefined> {
   return db
     .selectFrom('customers')
-    .selectAll()
+    .select('id')
     .where('organization_id', '=', organizationId)
     .where('email_normalized', '=', normalizeEmail(email))
     .executeTakeFirst();
