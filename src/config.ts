@@ -78,6 +78,20 @@ function parseTrustProxy(value: string | undefined): boolean | string {
   return value;
 }
 
+/**
+ * Every serving process must sign download addresses alike: with PostgreSQL (several processes)
+ * a per-process random key would make an address from one process fail on the next. Checked when
+ * a server starts, not by the other commands, which sign nothing (`migrate`, `keys`, `import`...).
+ */
+export function requireSharedSigningSecret(config: Pick<Config, 'databaseUrl' | 'signingSecret'>): void {
+  if (namesPostgres(config.databaseUrl) && !config.signingSecret) {
+    throw new ConfigError(
+      'SIGNING_SECRET is required when DATABASE_URL is PostgreSQL: set it to the same random value ' +
+        '(at least 32 characters, e.g. `openssl rand -base64 48`) in every process',
+    );
+  }
+}
+
 /** Reads and validates the configuration from environment variables. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const raw: Record<string, unknown> = {};
@@ -94,14 +108,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e: Static<typeof EnvSchema> = converted;
   const postgres = namesPostgres(e.DATABASE_URL);
-  // Every process must sign download addresses alike; a per-process random key would make an
-  // address from one process fail on the next.
-  if (postgres && !e.SIGNING_SECRET) {
-    throw new ConfigError(
-      'SIGNING_SECRET is required when DATABASE_URL is PostgreSQL: set it to the same random value ' +
-        '(at least 32 characters, e.g. `openssl rand -base64 48`) in every process',
-    );
-  }
   const publicUrl = trimSlash(e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT}`);
   return {
     host: e.HOST,

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import type { Config } from './config.js';
+import { requireSharedSigningSecret, type Config } from './config.js';
 import { migrateToLatest } from './db/migrator.js';
 import { openStore, type Store } from './db/store.js';
 import { bootstrapIfEmpty } from './modules/organizations/organizations.service.js';
@@ -39,6 +39,7 @@ const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
  */
 export async function startServer(config: Config, options: ServerOptions = {}): Promise<RunningServer> {
   const out = options.output ?? { stdout: process.stdout, stderr: process.stderr };
+  requireSharedSigningSecret(config);
   const store = openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize });
   let app: FastifyInstance | undefined;
   let address: string;

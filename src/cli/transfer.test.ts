@@ -17,8 +17,8 @@ import { runMain, type CliRun } from '../../test/helpers/cli.js';
 function run(t: Pick<TestApp, 'dataDir' | 'config'>, argv: string[], stdin?: string): Promise<CliRun> {
   // The test app's own store and attachment backend (SQLite and disk, or PostgreSQL and database).
   const env: NodeJS.ProcessEnv = { DATA_DIR: t.dataDir, LOG_LEVEL: 'silent', STORAGE_BACKEND: t.config.storageBackend };
+  // No SIGNING_SECRET even on PostgreSQL: only `serve` signs addresses and needs it.
   if (t.config.databaseUrl) env.DATABASE_URL = t.config.databaseUrl;
-  if (t.config.signingSecret) env.SIGNING_SECRET = t.config.signingSecret;
   return runMain(argv, env, stdin);
 }
 

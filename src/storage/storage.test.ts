@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTicket, PNG, upload } from '../../test/helpers/attachments.js';
 import { buildTestApp, TEST_STORE, type TestApp } from '../../test/helpers/test-app.js';
 import { main } from '../cli/main.js';
-import { ConfigError, loadConfig } from '../config.js';
+import { ConfigError, loadConfig, requireSharedSigningSecret } from '../config.js';
 import { createUrlSigner } from './signed-urls.js';
 
 let t: TestApp;
@@ -168,12 +168,17 @@ describe('signing secret and storage backend configuration', () => {
   const SECRET = 'k'.repeat(32);
   const POSTGRES = 'postgres://ticketing@127.0.0.1:1/ticketing';
 
-  it('requires SIGNING_SECRET with PostgreSQL, saying what to set', () => {
-    expect(() => loadConfig({ DATABASE_URL: POSTGRES })).toThrow(ConfigError);
-    expect(() => loadConfig({ DATABASE_URL: 'postgresql://h/db' })).toThrow(/SIGNING_SECRET is required when DATABASE_URL is PostgreSQL/);
-    expect(loadConfig({ DATABASE_URL: POSTGRES, SIGNING_SECRET: SECRET }).signingSecret).toBe(SECRET);
+  it('requires SIGNING_SECRET to serve with PostgreSQL, saying what to set', () => {
+    expect(() => requireSharedSigningSecret(loadConfig({ DATABASE_URL: POSTGRES }))).toThrow(ConfigError);
+    expect(() => requireSharedSigningSecret(loadConfig({ DATABASE_URL: 'postgresql://h/db' }))).toThrow(
+      /SIGNING_SECRET is required when DATABASE_URL is PostgreSQL/,
+    );
+    const configured = loadConfig({ DATABASE_URL: POSTGRES, SIGNING_SECRET: SECRET });
+    expect(configured.signingSecret).toBe(SECRET);
+    expect(() => requireSharedSigningSecret(configured)).not.toThrow();
     // SQLite keeps generating one in the data directory.
     expect(loadConfig({}).signingSecret).toBeUndefined();
+    expect(() => requireSharedSigningSecret(loadConfig({}))).not.toThrow();
   });
 
   it('signs with a configured SIGNING_SECRET, writing no secret file', async () => {
