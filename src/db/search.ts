@@ -1,4 +1,6 @@
-import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import type { Executor } from '../shared/executor.js';
+import type { Database } from './types.js';
 
 /**
  * The dialect-specific half of ticket search: a case-insensitive substring match over the subject,
@@ -12,6 +14,12 @@ export interface TicketSearch {
    * of this one's. Undefined when the index cannot answer this term, and then `textMatch` is used.
    */
   indexedMatches(term: string, organizationId: string): RawBuilder<{ seq: number }> | undefined;
+  /**
+   * A query on `tickets` limited to the `seq`s that `matches` selects, in the shape this dialect's
+   * planner serves by fetching each match by its key, however many there are: never by reading
+   * the organization's tickets whole to join them against the matches.
+   */
+  matchedTickets(db: Executor, matches: RawBuilder<{ seq: number }>): SelectQueryBuilder<Database, 'tickets', object>;
   /**
    * A condition on the organization's `tickets` that is true when the term occurs in the ticket's
    * text, tested ticket by ticket while the list walks them newest first.
@@ -30,6 +38,13 @@ export const sqliteTicketSearch: TicketSearch = {
     // quotes every character is literal except the quote itself, which is doubled.
     const phrase = `"${term.replace(/"/g, '""')}"`;
     return sql<{ seq: number }>`select rowid as seq from ticket_search where ticket_search match ${phrase}`;
+  },
+  matchedTickets(db, matches) {
+    // `m CROSS JOIN tickets` makes SQLite loop over the matches and fetch each ticket by its rowid
+    // (a cross join keeps the order written). Written as `seq IN (...)` instead, the planner walks
+    // every ticket of the organization newest-first and tests each against the match list. `m`
+    // only adds `seq`, which nothing else names unqualified: the rest is a query on tickets.
+    return db.selectFrom(sql<{ seq: number }>`(${matches})`.as('m')).crossJoin('tickets').whereRef('tickets.seq', '=', 'm.seq');
   },
   textMatch(term) {
     // A trigram index cannot answer one- or two-character terms; such short terms match so many
@@ -63,6 +78,12 @@ export const postgresTicketSearch: TicketSearch = {
       union select t.seq from customers c
         join tickets t on t.organization_id = c.organization_id and t.customer_id = c.id
         where c.organization_id = ${organizationId} and (c.name ilike ${pattern} or c.email ilike ${pattern})`;
+  },
+  matchedTickets(db, matches) {
+    // The matches become one array (an InitPlan) and each ticket is fetched by its primary key.
+    // Joined as a relation instead, a common term (thousands of matches) makes the planner read
+    // the organization's tickets whole into a hash join: a table scan that grows with the table.
+    return db.selectFrom('tickets').where(sql<SqlBool>`tickets.seq = any(array(${matches}))`);
   },
   textMatch(term, organizationId) {
     // As on SQLite: terms without a trigram walk the organization's tickets newest-first. The

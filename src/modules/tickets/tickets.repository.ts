@@ -40,11 +40,8 @@ type TicketsQuery = SelectQueryBuilder<Database, 'tickets', object>;
 
 /**
  * Where a list query reads its tickets from. With a term the search index answers, the matches
- * (plus the ticket the term names by number) drive the query: `m CROSS JOIN tickets` makes SQLite
- * loop over the matches and fetch each ticket by its key. Written as `organization_id = ? AND
- * (seq IN (...) OR ticket_number = ?)` instead, the planner walks every ticket of the organization
- * newest-first and tests each against the match list: a full read of the organization for a term
- * that matches little.
+ * (plus the ticket the term names by number) drive the query, each ticket fetched by its key, in
+ * the shape the dialect plans that way (TicketSearch.matchedTickets).
  */
 function ticketsSource(db: Executor, search: TicketSearch, organizationId: string, term: TicketFilters['search']): TicketsQuery | undefined {
   const matches = term ? search.indexedMatches(term.text, organizationId) : undefined;
@@ -53,8 +50,7 @@ function ticketsSource(db: Executor, search: TicketSearch, organizationId: strin
     term.ticketNumber === null
       ? sql``
       : sql` union select seq from tickets where organization_id = ${organizationId} and ticket_number = ${term.ticketNumber}`;
-  // `m` only adds `seq`, which nothing below names unqualified: the rest is a query on tickets.
-  return db.selectFrom(sql<{ seq: number }>`(${matches}${byNumber})`.as('m')).crossJoin('tickets').whereRef('tickets.seq', '=', 'm.seq');
+  return search.matchedTickets(db, sql<{ seq: number }>`${matches}${byNumber}`);
 }
 
 /**
