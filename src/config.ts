@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import { resolve } from 'node:path';
+import { isPostgresUrl } from './db/dialect.js';
 
 /** Environment variables the service reads, validated once at start. */
 const EnvSchema = Type.Object({
@@ -66,8 +67,6 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
-/** True when DATABASE_URL names PostgreSQL (production mode); the same test as openStore's. */
-const namesPostgres = (url: string | undefined): boolean => url !== undefined && /^postgres(ql)?:\/\//i.test(url);
 
 const trimSlash = (url: string): string => url.replace(/\/+$/, '');
 
@@ -84,7 +83,7 @@ function parseTrustProxy(value: string | undefined): boolean | string {
  * a server starts, not by the other commands, which sign nothing (`migrate`, `keys`, `import`...).
  */
 export function requireSharedSigningSecret(config: Pick<Config, 'databaseUrl' | 'signingSecret'>): void {
-  if (namesPostgres(config.databaseUrl) && !config.signingSecret) {
+  if (isPostgresUrl(config.databaseUrl) && !config.signingSecret) {
     throw new ConfigError(
       'SIGNING_SECRET is required when DATABASE_URL is PostgreSQL: set it to the same random value ' +
         '(at least 32 characters, e.g. `openssl rand -base64 48`) in every process',
@@ -107,7 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration: ${problems}`);
   }
   const e: Static<typeof EnvSchema> = converted;
-  const postgres = namesPostgres(e.DATABASE_URL);
+  const postgres = isPostgresUrl(e.DATABASE_URL);
   const publicUrl = trimSlash(e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT}`);
   return {
     host: e.HOST,

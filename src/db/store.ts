@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
-import type { DialectName } from './dialect.js';
+import { isPostgresUrl, type DialectName } from './dialect.js';
 import { withStatementCache } from './sqlite-statements.js';
 import { postgresTicketSearch, sqliteTicketSearch, type TicketSearch } from './search.js';
 import type { Database } from './types.js';
@@ -22,9 +22,6 @@ export interface StoreOptions {
   /** Connections in the PostgreSQL pool (default 10); SQLite has one connection. */
   poolSize?: number | undefined;
 }
-
-/** True when a DATABASE_URL names PostgreSQL rather than a SQLite file. */
-export const isPostgresUrl = (url: string | undefined): boolean => url !== undefined && /^postgres(ql)?:\/\//i.test(url);
 
 /** Opens the store named by the configuration: SQLite in the data directory unless told otherwise. */
 export function openStore(options: StoreOptions): Store {
