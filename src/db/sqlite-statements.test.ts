@@ -10,18 +10,19 @@ interface Db {
 describe('the SQLite statement cache', () => {
   let raw: BetterSqlite3.Database;
   let db: Kysely<Db>;
+  /** A fresh in-memory database behind the cache (and Kysely over it); resolves to the cache. */
   const open = (size?: number) => {
     raw = new BetterSqlite3(':memory:');
-    db = new Kysely<Db>({ dialect: new SqliteDialect({ database: withStatementCache(raw, size) }) });
-    return db;
+    const database = withStatementCache(raw, size);
+    db = new Kysely<Db>({ dialect: new SqliteDialect({ database }) });
+    return database;
   };
   afterEach(async () => {
     await db.destroy();
   });
 
   it('prepares a query once and reuses it, with new parameters each time', async () => {
-    const database = withStatementCache((raw = new BetterSqlite3(':memory:')));
-    db = new Kysely<Db>({ dialect: new SqliteDialect({ database }) });
+    const database = open();
     await sql`create table items (id integer primary key, name text not null)`.execute(db);
     await db.insertInto('items').values([{ id: 1, name: 'one' }, { id: 2, name: 'two' }]).execute();
     const byId = (id: number) => db.selectFrom('items').select('name').where('id', '=', id).executeTakeFirst();
@@ -32,8 +33,7 @@ describe('the SQLite statement cache', () => {
   });
 
   it('gives a query its own statement while the cached one is still being iterated', async () => {
-    const database = withStatementCache((raw = new BetterSqlite3(':memory:')));
-    db = new Kysely<Db>({ dialect: new SqliteDialect({ database }) });
+    const database = open();
     raw.exec("create table items (id integer primary key); insert into items values (1), (2), (3)");
     // Kysely holds its one SQLite connection while a stream is open, so this cannot happen through
     // it; the cache must still never hand out a statement that is mid-iteration.
@@ -51,8 +51,7 @@ describe('the SQLite statement cache', () => {
   });
 
   it('keeps at most its size, dropping the least recently used', async () => {
-    const database = withStatementCache((raw = new BetterSqlite3(':memory:')), 2);
-    db = new Kysely<Db>({ dialect: new SqliteDialect({ database }) });
+    const database = open(2);
     const a = database.prepare('select 1');
     database.prepare('select 2');
     expect(database.prepare('select 1')).toBe(a); // now the most recently used
