@@ -28,6 +28,7 @@ declare module 'autocannon' {
     errors: number;
     timeouts: number;
     non2xx: number;
+    '2xx': number;
     duration: number;
   }
   function autocannon(options: Options): Promise<Result>;

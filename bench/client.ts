@@ -20,6 +20,8 @@ export interface ClientInput {
   creates: Array<{ name: string; baseUrls: string[] }>;
   /** Connections for the create runs, split evenly over a target's processes. */
   createConnections: number;
+  /** Measure the creates only (the webhook phase of the bench). */
+  createsOnly?: boolean;
 }
 
 export interface LatencyResult {
@@ -34,6 +36,8 @@ export interface LatencyResult {
 export interface ThroughputResult {
   name: string;
   requestsPerSecond: number;
+  /** Requests answered with a 2xx status in all. */
+  succeeded: number;
   latencyP50: number;
   latencyP99: number;
   non2xx: number;
@@ -90,6 +94,7 @@ async function latency(name: string, path: () => string): Promise<LatencyResult>
 const figures = (name: string, result: Result): ThroughputResult => ({
   name,
   requestsPerSecond: result.requests.average,
+  succeeded: result['2xx'],
   latencyP50: result.latency.p50,
   latencyP99: result.latency.p99,
   non2xx: result.non2xx,
@@ -135,6 +140,7 @@ async function createThroughput(name: string, baseUrls: string[]): Promise<Throu
   return {
     name,
     requestsPerSecond: each.reduce((sum, r) => sum + r.requestsPerSecond, 0),
+    succeeded: each.reduce((sum, r) => sum + r.succeeded, 0),
     latencyP50: Math.max(...each.map((r) => r.latencyP50)),
     latencyP99: Math.max(...each.map((r) => r.latencyP99)),
     non2xx: each.reduce((sum, r) => sum + r.non2xx, 0),
@@ -143,20 +149,20 @@ async function createThroughput(name: string, baseUrls: string[]): Promise<Throu
 }
 
 const term = encodeURIComponent(input.searchTerm);
-const output: ClientOutput = {
-  latency: [
+const output: ClientOutput = { latency: [], throughput: [], creates: [] };
+if (!input.createsOnly) {
+  output.latency.push(
     await latency('search', () => `/v1/tickets?search=${term}`),
     await latency('filtered list', () => '/v1/tickets?status=open&priority=high'),
     await latency('get by id', () => `/v1/tickets/${randomId()}`),
     await latency('dashboard', () => '/v1/dashboard'),
-  ],
-  throughput: [],
-  creates: [],
-};
+  );
+  agent.destroy();
+  output.throughput.push(await throughput('get by id (service)', input.baseUrl, () => `/v1/tickets/${randomId()}`));
+  await throughput('warm-up', input.bareUrl, undefined, 1); // the service's routes are warm already
+  output.throughput.push(await throughput('bare Fastify route', input.bareUrl));
+}
 agent.destroy();
-output.throughput.push(await throughput('get by id (service)', input.baseUrl, () => `/v1/tickets/${randomId()}`));
-await throughput('warm-up', input.bareUrl, undefined, 1); // the service's routes are warm already
-output.throughput.push(await throughput('bare Fastify route', input.bareUrl));
 // Last: creates add tickets, and the reads above should see the seeded set only.
 for (const target of input.creates) output.creates.push(await createThroughput(target.name, target.baseUrls));
 process.send?.(output, () => process.disconnect());

@@ -13,9 +13,11 @@ import { migrateToLatest } from '../src/db/migrator.js';
 import { isPostgresUrl } from '../src/db/dialect.js';
 import { openStore } from '../src/db/store.js';
 import { createOrganization } from '../src/modules/organizations/organizations.service.js';
+import { startWebhookWorker } from '../src/modules/webhooks/webhooks.worker.js';
 import { openBlobStore } from '../src/storage/open-blob-store.js';
 import type { ClientInput, ClientOutput, ThroughputResult } from './client.js';
 import { SEARCH_TERM, seed } from './seed.js';
+import { deliveryLatency, drained, startReceiver, subscribe, type LatencyFigures } from './webhooks.js';
 
 /**
  * `npm run bench`: seeds a fresh store with 100,000 tickets (BENCH_TICKETS=1000000 for a million)
@@ -89,6 +91,8 @@ async function main(): Promise<void> {
     PORT: '0',
     LOG_LEVEL: 'silent',
     RATE_LIMIT_ADMIN_PER_MINUTE: '1000000000',
+    // The bench's webhook receiver listens on 127.0.0.1.
+    WEBHOOKS_ALLOW_PRIVATE: 'true',
     ...(scratch ? { DATABASE_URL: scratch.url, SIGNING_SECRET: randomBytes(36).toString('base64') } : {}),
   };
   const config = loadConfig(env);
@@ -141,7 +145,36 @@ async function main(): Promise<void> {
     };
     const output = await runClient(input);
     log(`measured in ${seconds(started)}`);
-    print(output, input);
+
+    // Webhooks: the latency from commit to receiver, then creates while every one is delivered.
+    log('measuring webhook deliveries...');
+    const receiver = await startReceiver();
+    // The bench's own process delivers too, as `ticketing serve` does (server.ts starts this job).
+    const worker = startWebhookWorker({ store, config, log: app.log });
+    const webhooks: WebhookFigures = { latency: [], loaded: [] };
+    try {
+      const unsubscribe = await subscribe(baseUrl, key, receiver);
+      for (const target of creates) {
+        webhooks.latency.push(await deliveryLatency(target.name, target.baseUrls, key, receiver, { samples: 200, gapMs: 20 }));
+      }
+      for (const target of creates) {
+        receiver.latencies.clear();
+        const [loaded] = (await runClient({ ...input, createsOnly: true, creates: [{ ...target, name: `${target.name}, webhook on` }] })).creates;
+        // Every create the client counted, and any it did not (answered after its run ended).
+        const drainMs = await drained(() => receiver.latencies.size, loaded!.succeeded, 120_000).catch(() => Number.NaN);
+        for (let size = -1; !Number.isNaN(drainMs) && size !== receiver.latencies.size; ) {
+          size = receiver.latencies.size;
+          await new Promise((resolve) => setTimeout(resolve, 500));
+        }
+        const values = [...receiver.latencies.values()].sort((a, b) => a - b);
+        webhooks.loaded.push({ creates: loaded!, drainMs, p50: pct(values, 50), p95: pct(values, 95), delivered: values.length });
+      }
+      await unsubscribe();
+    } finally {
+      await worker.stop();
+      await receiver.close();
+    }
+    print(output, input, webhooks);
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await Promise.all(children.filter((child) => child.exitCode === null).map((child) => new Promise((resolve) => child.once('exit', resolve))));
@@ -166,7 +199,14 @@ function runClient(input: ClientInput): Promise<ClientOutput> {
 
 const ms = (value: number) => `${value.toFixed(2)} ms`.padStart(10);
 
-function print(output: ClientOutput, input: ClientInput): void {
+interface WebhookFigures {
+  latency: LatencyFigures[];
+  loaded: Array<{ creates: ThroughputResult; drainMs: number; p50: number; p95: number; delivered: number }>;
+}
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+
+function print(output: ClientOutput, input: ClientInput, webhooks: WebhookFigures): void {
   const lines: string[] = [];
   lines.push('');
   lines.push(`ticketing benchmark: ${TICKETS.toLocaleString('en')} tickets, ${storeName}, Node ${process.version}, ${cpus().length} CPU(s)`);
@@ -187,6 +227,20 @@ function print(output: ClientOutput, input: ClientInput): void {
   lines.push('');
   lines.push(`Ticket creates (POST /v1/tickets), autocannon ${input.createConnections} connections in all x ${input.durationSeconds} s:`);
   lines.push(...table(output.creates));
+  lines.push('');
+  lines.push('Webhook delivery latency, commit to receiver (one endpoint on 127.0.0.1, ticket.created):');
+  lines.push(`  ${'creates through'.padEnd(22)} ${'events'.padStart(7)} ${'p50'.padStart(8)} ${'p95'.padStart(8)} ${'max'.padStart(8)}`);
+  for (const l of webhooks.latency) {
+    lines.push(`  ${l.name.padEnd(22)} ${`${l.received}/${l.samples}`.padStart(7)} ${`${l.p50} ms`.padStart(8)} ${`${l.p95} ms`.padStart(8)} ${`${l.max} ms`.padStart(8)}`);
+  }
+  lines.push('  (tickets created one at a time, 20 ms apart)');
+  lines.push('');
+  lines.push(`Ticket creates with that endpoint subscribed, autocannon ${input.createConnections} connections x ${input.durationSeconds} s:`);
+  lines.push(...table(webhooks.loaded.map((l) => l.creates)));
+  for (const l of webhooks.loaded) {
+    const drain = Number.isNaN(l.drainMs) ? 'not all within 120 s' : `the last ${(l.drainMs / 1000).toFixed(1)} s after the load ended`;
+    lines.push(`  ${l.creates.name}: ${l.delivered} tickets delivered, ${drain}; latency p50 ${l.p50} ms, p95 ${l.p95} ms`);
+  }
   lines.push('');
   process.stdout.write(`${lines.join('\n')}\n`);
 }

@@ -1,23 +1,28 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { registerAuthentication } from './auth/authenticate.js';
 import type { Config } from './config.js';
 import type { Store } from './db/store.js';
 import { errors, handleError, registerErrorHandler } from './errors.js';
+import { httpServerOptions, registerConnectionHandling } from './http/connections.js';
 import { authFailureLimiter, registerRateLimits } from './limits/rate-limit.js';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.js';
 import { attachmentsRoutes } from './modules/attachments/attachments.routes.js';
 import { commentsRoutes } from './modules/comments/comments.routes.js';
 import { customersRoutes } from './modules/customers/customers.routes.js';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
+import { eventsRoutes } from './modules/events/events.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { teamsRoutes } from './modules/teams/teams.routes.js';
+import { handlePageError, isPortalPageUrl } from './modules/portal/portal.pages.js';
 import { portalRoutes } from './modules/portal/portal.routes.js';
 import { ticketsRoutes } from './modules/tickets/tickets.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { storageRoutes } from './storage/storage.routes.js';
 import { registerOpenApi } from './openapi/openapi.plugin.js';
+import { clientErrorHandler, registerJsonParser, registerJsonSecurityHeaders, registerStrictQueries } from './shared/http-rules.js';
 import { validatorCompiler } from './shared/validation.js';
 import type { BlobStore } from './storage/blob-store.js';
 import { createUrlSigner } from './storage/signed-urls.js';
@@ -30,8 +35,12 @@ export interface AppDeps {
 
 export const BODY_LIMIT = 1_048_576;
 
-/** Redacts the signature of signed download addresses from logged URLs: it grants access. */
-const redactUrl = (url: string): string => url.replace(/([?&]signature=)[^&]*/g, '$1[redacted]');
+/**
+ * Redacts what grants access from logged URLs: the signature of signed download addresses, and
+ * the tracking token of portal addresses (JSON and pages), which opens a ticket to whoever has it.
+ */
+const redactUrl = (url: string): string =>
+  url.replace(/([?&]signature=)[^&]*/g, '$1[redacted]').replace(/^(\/+v1\/+portal\/+tickets\/+|\/+portal\/+)[^/?#]+/i, '$1[redacted]');
 
 function loggerOptions(level: string): FastifyServerOptions['logger'] {
   if (level === 'silent') return false;
@@ -47,20 +56,31 @@ function loggerOptions(level: string): FastifyServerOptions['logger'] {
 /** Builds the whole service as a Fastify instance. Never listens: see server.ts. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
+    // Timeouts for slow clients and idle connections (src/http/connections.ts).
+    ...httpServerOptions(deps.config),
     logger: loggerOptions(deps.config.logLevel),
     bodyLimit: BODY_LIMIT,
     // Behind a reverse proxy the client address (failed-auth limits, logs) comes from X-Forwarded-For.
     trustProxy: deps.config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
-    // Errors raised before routing (FST_ERR_BAD_URL) bypass setErrorHandler; same shape for them.
+    // Errors raised before routing (a bad percent-encoding, a path parameter over 100 characters)
+    // bypass setErrorHandler; same shape for them: JSON, or a page at the portal's page addresses.
     frameworkErrors: (error, request, reply) => {
-      void handleError(error, request, reply);
+      void (isPortalPageUrl(request.url) ? handlePageError : handleError)(error, request, reply);
     },
+    // Errors of Node's HTTP parser (431, malformed requests) come before routing: same shape for them.
+    clientErrorHandler,
   });
   app.setValidatorCompiler(validatorCompiler);
   registerErrorHandler(app);
+  registerConnectionHandling(app);
+  // Writes that fail for lack of space, a read-only store or I/O errors make /readyz fail for a while.
+  app.addHook('onError', async (_request, _reply, error) => deps.store.health.observe(error));
   registerMethodNotAllowed(app);
   registerJsonOnly(app);
+  registerJsonParser(app);
+  registerStrictQueries(app);
+  registerJsonSecurityHeaders(app);
 
   // Order matters: the rate-limit plugin adds its hook per route; authentication is app-level and
   // so runs first (401 before 429), the scope check runs in preParsing (429 before 403).
@@ -69,7 +89,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Before every route: the OpenAPI document collects routes as they are added.
   await registerOpenApi(app, { publicUrl: deps.config.publicUrl, enabled: deps.config.docsEnabled });
-  await app.register(healthRoutes, { store: deps.store, redis: sharedRedis });
+  await app.register(healthRoutes, { store: deps.store, redis: sharedRedis, config: deps.config });
   await app.register(systemRoutes);
   await app.register(ticketsRoutes, deps);
   await app.register(customersRoutes, deps);
@@ -78,6 +98,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(commentsRoutes, deps);
   await app.register(dashboardRoutes, deps);
   await app.register(apiKeysRoutes, deps);
+  await app.register(eventsRoutes, deps);
+  await app.register(webhooksRoutes, deps);
   // One signer for both ends, so the secret is read (or created) once.
   const signer = createUrlSigner(deps.config);
   await app.register(attachmentsRoutes, { ...deps, signer });
@@ -105,14 +127,22 @@ function registerMethodNotAllowed(app: FastifyInstance): void {
     }
     for (const m of methods) known.add(m);
   });
-  app.setNotFoundHandler((request) => {
+  const routeError = (request: FastifyRequest) => {
     // Routes ignore one trailing slash; so does this lookup (else `/v1/tickets/` would match `:ticket_id`).
     const path = (request.url.split('?')[0] ?? '/').replace(/(.)\/$/, '$1');
     const match = paths.find('GET', path);
     const allowed = match?.store as Set<string> | undefined;
     // A route of this very method that found nothing (a static file handler, /docs/static/*) is a 404.
-    if (allowed && !allowed.has(request.method)) throw errors.methodNotAllowed(request.method, [...allowed].sort());
-    throw errors.routeNotFound(request.method, request.url);
+    if (allowed && !allowed.has(request.method)) return errors.methodNotAllowed(request.method, [...allowed].sort());
+    return errors.routeNotFound(request.method, request.url);
+  };
+  // Answered before any body is read (the not-found route would parse it first), so a body sent
+  // slowly to an unknown address cannot hold the connection (src/http/connections.ts).
+  app.addHook('onRequest', async (request) => {
+    if (request.is404) throw routeError(request);
+  });
+  app.setNotFoundHandler((request) => {
+    throw routeError(request);
   });
 }
 

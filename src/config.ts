@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import { resolve } from 'node:path';
 import { isPostgresUrl } from './db/dialect.js';
+import type { StoreTimeouts } from './db/store.js';
 
 /** Environment variables the service reads, validated once at start. */
 const EnvSchema = Type.Object({
@@ -25,8 +26,31 @@ const EnvSchema = Type.Object({
   RATE_LIMIT_READONLY_PER_MINUTE: Type.Integer({ minimum: 1, default: 200 }),
   RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: Type.Integer({ minimum: 1, default: 60 }),
   RATE_LIMIT_PORTAL_PER_MINUTE: Type.Integer({ minimum: 1, default: 60 }),
+  RATE_LIMIT_UPLOADS_PER_MINUTE: Type.Integer({ minimum: 1, default: 60 }),
+  // 10 GiB per organization; 0 = no quota.
+  STORAGE_QUOTA_BYTES: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 10 * 1024 ** 3 }),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 10_000 }),
   DOCS_ENABLED: Type.Boolean({ default: true }),
+  // Resilience (docs/operations.md#timeouts): every wait is bounded; 0 turns a bound off.
+  DATABASE_CONNECT_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 5_000 }),
+  DATABASE_POOL_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 30_000 }),
+  DATABASE_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 10_000 }),
+  DATABASE_QUERY_TIMEOUT_MS: Type.Optional(Type.Integer({ minimum: 0 })),
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 30_000 }),
+  DATABASE_KEEPALIVE_MS: Type.Integer({ minimum: 0, default: 10_000 }),
+  REDIS_COMMAND_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 500 }),
+  HTTP_REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 120_000 }),
+  HTTP_HEADERS_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 30_000 }),
+  HTTP_CONNECTION_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 60_000 }),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 72_000 }),
+  SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, default: 2_000 }),
+  DATA_DIR_MIN_FREE_MB: Type.Integer({ minimum: 0, default: 64 }),
+  EVENTS_RETENTION_DAYS: Type.Integer({ minimum: 0, maximum: 36_500, default: 30 }),
+  WEBHOOKS_ALLOW_PRIVATE: Type.Boolean({ default: false }),
+  WEBHOOKS_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120_000, default: 10_000 }),
+  WEBHOOKS_RETRY_SCHEDULE: Type.String({ default: '5s,5m,30m,2h,5h,10h,10h' }),
+  WEBHOOKS_POLL_INTERVAL_MS: Type.Integer({ minimum: 10, maximum: 600_000, default: 500 }),
+  WEBHOOKS_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 1000, default: 8 }),
 });
 
 export interface Config {
@@ -58,11 +82,70 @@ export interface Config {
     authFailuresPerMinute: number;
     /** Requests per minute per client address to the customer portal (no API key there). */
     portalPerMinute: number;
+    /** Attachment uploads per minute per API key (on top of its request budget). */
+    uploadsPerMinute: number;
     windowMs: number;
   };
   shutdownTimeoutMs: number;
+  /** Bytes of attachments each organization may store (0: no limit). */
+  storageQuotaBytes: number;
   /** Serve the OpenAPI document (/openapi.json) and the interactive documentation (/docs). */
   docsEnabled: boolean;
+  /** Bounds on every wait for PostgreSQL (connection, statement, answer, idle transaction, keepalive). */
+  databaseTimeouts: StoreTimeouts;
+  /** A Redis command (a rate-limit count, a readiness ping) that takes longer fails, and the limiter fails open. */
+  redisCommandTimeoutMs: number;
+  /** HTTP server timeouts (Node's http.Server, set through Fastify); 0 turns a bound off. */
+  http: {
+    /** Whole request (headers and body) received within this, or 408 and the connection closed. */
+    requestTimeoutMs: number;
+    /** Request headers received within this, or 408. */
+    headersTimeoutMs: number;
+    /** A connection with no bytes moving either way for this long is closed. */
+    connectionTimeoutMs: number;
+    /** An idle keep-alive connection is closed after this. */
+    keepAliveTimeoutMs: number;
+  };
+  /**
+   * On SIGTERM: how long idle keep-alive connections stay open (their next request is served with
+   * `Connection: close`) and half-sent requests may finish arriving, before both are closed.
+   */
+  shutdownGraceMs: number;
+  /** /readyz fails when the file system of the SQLite file or the attachment files has less free space. */
+  minFreeBytes: number;
+  /** Events (and their webhook deliveries) older than this many days are pruned; 0 keeps them forever. */
+  eventsRetentionDays: number;
+  webhooks: WebhookConfig;
+}
+
+export interface WebhookConfig {
+  /** Allow plain http:// and targets on loopback, private, link-local and metadata addresses (development, tests). */
+  allowPrivate: boolean;
+  /** The limit of one delivery attempt: connecting, sending and receiving the response. */
+  timeoutMs: number;
+  /** Delays before each retry of a failed delivery, in milliseconds; once used up, the delivery has failed. */
+  retryDelaysMs: number[];
+  /** How often a process looks for due deliveries when it has nothing to do. */
+  pollIntervalMs: number;
+  /** Endpoints a process delivers to at the same time (each endpoint one delivery at a time, in order). */
+  concurrency: number;
+}
+
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `5s,5m,30m,2h` as milliseconds; units ms, s, m, h, d. */
+export function parseRetrySchedule(value: string): number[] {
+  const parts = value.split(',').map((p) => p.trim());
+  const delays = parts.map((part) => {
+    const match = /^(\d{1,9})(ms|s|m|h|d)$/.exec(part);
+    return match ? Number(match[1]) * DURATION_UNITS[match[2]!]! : Number.NaN;
+  });
+  if (parts.length > 30 || delays.some((d) => Number.isNaN(d))) {
+    throw new ConfigError(
+      `Invalid configuration: WEBHOOKS_RETRY_SCHEDULE must be up to 30 comma-separated durations such as 5s,5m,30m,2h (units ms, s, m, h, d), got '${value}'`,
+    );
+  }
+  return delays;
 }
 
 export class ConfigError extends Error {}
@@ -106,6 +189,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration: ${problems}`);
   }
   const e: Static<typeof EnvSchema> = converted;
+  if (e.HTTP_REQUEST_TIMEOUT_MS > 0 && e.HTTP_HEADERS_TIMEOUT_MS > e.HTTP_REQUEST_TIMEOUT_MS) {
+    throw new ConfigError('Invalid configuration: HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');
+  }
   const postgres = isPostgresUrl(e.DATABASE_URL);
   const publicUrl = trimSlash(e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT}`);
   return {
@@ -127,9 +213,37 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       readonlyPerMinute: e.RATE_LIMIT_READONLY_PER_MINUTE,
       authFailuresPerMinute: e.RATE_LIMIT_AUTH_FAILURES_PER_MINUTE,
       portalPerMinute: e.RATE_LIMIT_PORTAL_PER_MINUTE,
+      uploadsPerMinute: e.RATE_LIMIT_UPLOADS_PER_MINUTE,
       windowMs: 60_000,
     },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    storageQuotaBytes: e.STORAGE_QUOTA_BYTES,
     docsEnabled: e.DOCS_ENABLED,
+    databaseTimeouts: {
+      connectMs: e.DATABASE_CONNECT_TIMEOUT_MS,
+      poolMs: e.DATABASE_POOL_TIMEOUT_MS,
+      statementMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+      // Unset: a little above the statement timeout, so the server's cancel arrives first.
+      queryMs: e.DATABASE_QUERY_TIMEOUT_MS ?? (e.DATABASE_STATEMENT_TIMEOUT_MS > 0 ? e.DATABASE_STATEMENT_TIMEOUT_MS + 5_000 : 0),
+      idleInTransactionMs: e.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+      keepAliveMs: e.DATABASE_KEEPALIVE_MS,
+    },
+    redisCommandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS,
+    http: {
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+      connectionTimeoutMs: e.HTTP_CONNECTION_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    },
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    minFreeBytes: e.DATA_DIR_MIN_FREE_MB * 1024 * 1024,
+    eventsRetentionDays: e.EVENTS_RETENTION_DAYS,
+    webhooks: {
+      allowPrivate: e.WEBHOOKS_ALLOW_PRIVATE,
+      timeoutMs: e.WEBHOOKS_TIMEOUT_MS,
+      retryDelaysMs: parseRetrySchedule(e.WEBHOOKS_RETRY_SCHEDULE),
+      pollIntervalMs: e.WEBHOOKS_POLL_INTERVAL_MS,
+      concurrency: e.WEBHOOKS_CONCURRENCY,
+    },
   };
 }

@@ -1,4 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isStoreUnavailable } from './db/unavailable.js';
+import { JSON_SECURITY_HEADERS } from './shared/http-rules.js';
 
 export interface FieldError {
   field: string;
@@ -26,6 +28,12 @@ export const errors = {
   fileTooLarge: () => new AppError(400, 'file_too_large', 'File size exceeds the 30 MB maximum (31457280 bytes)'),
   fileTypeNotAllowed: (type: string) =>
     new AppError(400, 'file_type_not_allowed', `File type '${type}' is not allowed`),
+  malformedUpload: () =>
+    new AppError(
+      400,
+      'malformed_upload',
+      "Malformed multipart body: it must be multipart/form-data with the boundary its Content-Type names, one file part named 'file', and end with the closing boundary",
+    ),
   fileContentMismatch: (declared: string, detected: string) =>
     new AppError(
       400,
@@ -36,6 +44,13 @@ export const errors = {
     new AppError(401, 'unauthorized', 'Invalid or missing API key', undefined, { 'www-authenticate': 'Bearer' }),
   forbidden: (scope: string) =>
     new AppError(403, 'forbidden', `Insufficient permissions: requires ${scope}`),
+  keyOutlivesCaller: (targetExpiresAt: string | null, callerExpiresAt: string) =>
+    new AppError(
+      403,
+      'forbidden',
+      `Insufficient permissions: requires a key that ${targetExpiresAt === null ? 'never expires' : `expires no earlier than ${targetExpiresAt}`} ` +
+        `(this key expires at ${callerExpiresAt}; a key can create, change or revoke only keys that expire no later than itself)`,
+    ),
   signedUrlInvalid: () =>
     new AppError(403, 'signed_url_invalid', 'The signed address is invalid or has expired; request a new one'),
   notFound: (resource: string) => new AppError(404, 'not_found', `${resource} not found`),
@@ -46,8 +61,17 @@ export const errors = {
       allow: allowed.join(', '),
     }),
   conflict: (detail: string) => new AppError(409, 'conflict', detail),
+  uriTooLong: (maxLength: number) =>
+    new AppError(414, 'uri_too_long', `A segment of the request address is too long (at most ${maxLength} characters)`),
+  gone: (detail: string) => new AppError(410, 'gone', detail),
   payloadTooLarge: (limit: number) =>
     new AppError(413, 'payload_too_large', `Request body exceeds the ${limit} byte maximum`),
+  storageQuotaExceeded: (usedBytes: number, quotaBytes: number) =>
+    new AppError(
+      413,
+      'storage_quota_exceeded',
+      `Storage quota exceeded: this organization's attachments take ${usedBytes} of its ${quotaBytes} bytes and the file does not fit; delete attachments to make room`,
+    ),
   unsupportedMediaType: () =>
     new AppError(415, 'unsupported_media_type', 'Content-Type must be application/json'),
   rangeNotSatisfiable: (size: number) =>
@@ -60,9 +84,25 @@ export const errors = {
     new AppError(429, 'rate_limited', `Rate limit exceeded. Retry after ${retryAfterSeconds} seconds.`, undefined, {
       'retry-after': String(retryAfterSeconds),
     }),
+  uploadRateLimited: (perMinute: number, retryAfterSeconds: number) =>
+    new AppError(
+      429,
+      'upload_rate_limited',
+      `Upload rate exceeded: at most ${perMinute} uploads per minute per API key. Retry after ${retryAfterSeconds} seconds.`,
+      undefined,
+      { 'retry-after': String(retryAfterSeconds) },
+    ),
   internal: () => new AppError(500, 'internal_error', 'Internal server error'),
   unavailable: () => new AppError(503, 'unavailable', 'Service is shutting down; retry shortly'),
+  /** The store (or the attachment storage) cannot serve right now: retryable (docs/api-behaviour.md). */
+  storeUnavailable: () =>
+    new AppError(503, 'store_unavailable', 'The data store is temporarily unavailable; retry shortly', undefined, {
+      'retry-after': String(STORE_RETRY_AFTER_SECONDS),
+    }),
 };
+
+/** Seconds a client should wait before retrying a request that found the store unavailable. */
+export const STORE_RETRY_AFTER_SECONDS = 2;
 
 function summarize(fieldErrors: FieldError[]): string {
   const first = fieldErrors[0];
@@ -70,6 +110,9 @@ function summarize(fieldErrors: FieldError[]): string {
   const more = fieldErrors.length > 1 ? ` (and ${fieldErrors.length - 1} more)` : '';
   return `Validation failed: ${first.field} ${first.message}${more}`;
 }
+
+/** Fastify's `maxParamLength` default: a longer path parameter is a 414 before routing. */
+export const MAX_PARAM_LENGTH = 100;
 
 interface AjvError {
   keyword: string;
@@ -139,6 +182,9 @@ export function toAppError(error: FastifyError | AppError | Error): AppError {
       return errors.badRequest('Request body is empty; send a JSON object');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return errors.payloadTooLarge(1_048_576);
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      // Fastify's message would echo the address, which may hold a credential (a tracking token).
+      return errors.uriTooLong(MAX_PARAM_LENGTH);
     case 'FST_ERR_BAD_URL':
       return errors.badRequest('The request address is not a valid URL (bad percent-encoding)');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
@@ -153,6 +199,8 @@ export function toAppError(error: FastifyError | AppError | Error): AppError {
       return errors.badRequest("Upload must contain exactly one file part named 'file'");
   }
   if (error instanceof SyntaxError && fe.statusCode === 400) return errors.malformedJson();
+  // One rule for every route: a store that is down, busy past its timeouts, read-only or full is 503.
+  if (isStoreUnavailable(error)) return errors.storeUnavailable();
   if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
     // Fastify's own client errors carry safe, user-facing messages.
     return new AppError(fe.statusCode, 'bad_request', fe.message);
@@ -172,7 +220,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
  */
 export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const appError = toAppError(error);
-  if (appError.statusCode >= 500) {
+  if (appError.code === 'store_unavailable') {
+    // Expected during an outage, possibly for every request: one short line each, no stack.
+    request.log.warn({ err: { type: error.name, code: error.code, message: error.message } }, 'store unavailable');
+  } else if (appError.statusCode >= 500) {
     // No stack traces, SQL or keys in log lines at info level; the stack only when debugging.
     request.log.error(
       {
@@ -182,6 +233,8 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
     );
   }
   if (appError.headers) void reply.headers(appError.headers);
+  // Also here: errors raised before routing (frameworkErrors) skip the onSend hooks that add them.
+  void reply.headers(JSON_SECURITY_HEADERS);
   const body: { detail: string; errors?: FieldError[] } = { detail: appError.detail };
   if (appError.errors) body.errors = appError.errors;
   return reply.code(appError.statusCode).type('application/json; charset=utf-8').send(body);

@@ -2,8 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { requireSharedSigningSecret, type Config } from './config.js';
 import { migrateToLatest } from './db/migrator.js';
-import { openStore, type Store } from './db/store.js';
+import { COMMAND_TIMEOUTS, openStore, type Store, type StoreOptions } from './db/store.js';
+import { trackConnections, type ConnectionTracker } from './http/connections.js';
+import { startEventRetention } from './modules/events/events.retention.js';
 import { bootstrapIfEmpty } from './modules/organizations/organizations.service.js';
+import { startWebhookWorker } from './modules/webhooks/webhooks.worker.js';
 import { openBlobStore, sweepBlobStore, sweepWhileServing } from './storage/open-blob-store.js';
 
 /** Where the server writes what a human must see: the one-time admin key goes to `stdout`. */
@@ -40,14 +43,17 @@ const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 export async function startServer(config: Config, options: ServerOptions = {}): Promise<RunningServer> {
   const out = options.output ?? { stdout: process.stdout, stderr: process.stderr };
   requireSharedSigningSecret(config);
-  const store = openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize });
+  const storeOptions: StoreOptions = { dataDir: config.dataDir, databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize };
+  // Migrations may build indexes on large tables: they run on a connection of their own, without
+  // the statement timeouts that bound requests.
+  const applied = await migrateWith({ ...storeOptions, poolSize: 1, timeouts: COMMAND_TIMEOUTS });
+  for (const name of applied) out.stderr.write(`ticketing: applied migration ${name}\n`);
+  const store = openStore({ ...storeOptions, timeouts: config.databaseTimeouts });
   let app: FastifyInstance | undefined;
   let address: string;
   let bootstrapKey: string | null = null;
+  let connections: ConnectionTracker;
   try {
-    const applied = await migrateToLatest(store.db);
-    for (const name of applied) out.stderr.write(`ticketing: applied migration ${name}\n`);
-
     const blobs = openBlobStore(config, store);
     const swept = await sweepBlobStore(blobs, store.db);
     if (swept.published + swept.removed > 0) {
@@ -62,14 +68,31 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
 
     app = await buildApp({ config, store, blobs });
     sweepWhileServing(app, blobs, store.db);
+    connections = trackConnections(app.server);
+    // Background jobs, once listening: webhook deliveries (every process takes part) and the event
+    // retention sweep. They stop as soon as shutdown begins, before the store they use is closed.
+    const jobs: Array<{ stop(): Promise<void> }> = [];
+    app.addHook('preClose', async () => {
+      await Promise.all(jobs.map((job) => job.stop()));
+    });
     address = await app.listen({ host: config.host, port: config.port });
+    jobs.push(startWebhookWorker({ store, config, log: app.log }), startEventRetention({ store, config, log: app.log }));
   } catch (error) {
     await app?.close().catch(() => undefined);
     await store.close().catch(() => undefined);
     throw error;
   }
   out.stderr.write(`ticketing: listening on ${address}\n`);
-  return lifecycle(app, store, config, out, address, bootstrapKey, options.handleSignals ?? true);
+  return lifecycle({ app, store, config, out, connections }, address, bootstrapKey, options.handleSignals ?? true);
+}
+
+async function migrateWith(options: StoreOptions): Promise<string[]> {
+  const store = openStore(options);
+  try {
+    return await migrateToLatest(store.db);
+  } finally {
+    await store.close();
+  }
 }
 
 function printBootstrapKey(out: ServerOutput, key: string): void {
@@ -80,26 +103,46 @@ function printBootstrapKey(out: ServerOutput, key: string): void {
   );
 }
 
-function lifecycle(
-  app: FastifyInstance,
-  store: Store,
-  config: Config,
-  out: ServerOutput,
-  address: string,
-  bootstrapKey: string | null,
-  handleSignals: boolean,
-): RunningServer {
+interface Running {
+  app: FastifyInstance;
+  store: Store;
+  config: Config;
+  out: ServerOutput;
+  connections: ConnectionTracker;
+}
+
+function lifecycle(running: Running, address: string, bootstrapKey: string | null, handleSignals: boolean): RunningServer {
+  const { app, store, config, out, connections } = running;
   let settle: (code: number) => void = () => undefined;
   const closed = new Promise<number>((resolve) => (settle = resolve));
   let shuttingDown: Promise<number> | null = null;
 
+  /**
+   * A graceful stop without resets (docs/operations.md#shutting-down):
+   * 1. The listener closes at once (new connections are refused, which a proxy retries elsewhere
+   *    safely), /readyz answers 503, and every answer from now on carries `Connection: close`.
+   * 2. Open keep-alive connections stay open for SHUTDOWN_GRACE_MS: a request a client sends on
+   *    one is answered normally, and then the connection closes. (Node's server.close() would
+   *    destroy them at once, and a request already on its way would meet a reset.) Requests still
+   *    arriving — a body sent slowly, or never finished — may complete within the grace too.
+   * 3. After the grace, idle connections and requests that have still not fully arrived are cut;
+   *    requests being answered finish, then the store closes and the process exits 0.
+   * SHUTDOWN_TIMEOUT_MS bounds the whole (exit 1).
+   */
   const shutdown = (): Promise<number> => {
     shuttingDown ??= (async () => {
-      // app.close stops accepting, closes idle keep-alive connections and answers 503 to requests
-      // that arrive on busy ones; it resolves when every connection has ended. A connection whose
-      // request was in flight turns idle once answered, but a keep-alive client would hold it
-      // open, so idle connections are closed again until the server is done.
-      const reaper = setInterval(() => app.server.closeIdleConnections(), 100).unref();
+      const server = app.server;
+      // An own property shadows the prototype's method that server.close() calls; deleted below.
+      server.closeIdleConnections = () => undefined;
+      let reaper: NodeJS.Timeout | undefined;
+      const grace = setTimeout(() => {
+        delete (server as Partial<typeof server>).closeIdleConnections;
+        const cut = connections.closeAllButResponding();
+        if (cut > 0) out.stderr.write(`ticketing: closed ${cut} connection(s) whose request had not fully arrived\n`);
+        // A connection whose answer is still being sent closes after it (Connection: close); this
+        // catches any that would stay open anyway.
+        reaper = setInterval(() => connections.closeAllButResponding(), 100).unref();
+      }, config.shutdownGraceMs).unref();
       try {
         await app.close();
         await store.close();
@@ -108,6 +151,7 @@ function lifecycle(
         out.stderr.write(`ticketing: error while shutting down: ${error instanceof Error ? error.message : String(error)}\n`);
         return 1;
       } finally {
+        clearTimeout(grace);
         clearInterval(reaper);
       }
     })().then((code) => {

@@ -125,7 +125,8 @@ describe('GET /v1/test', () => {
       expires_at: null,
     });
     expect(body.key_prefix).toHaveLength(16);
-    expect(body.scopes).toHaveLength(19);
+    // The 19 scopes of spec §5.3, and events:read and webhooks:read|write|delete (decisions §12).
+    expect(body.scopes).toHaveLength(23);
     expect(t.org.adminKey.startsWith(body.key_prefix)).toBe(true);
   });
 
@@ -143,7 +144,7 @@ describe('GET /v1/test', () => {
     expect(body.key_prefix).toBe(key.slice(0, 'key_ro_'.length + 6));
     expect(body.scopes).toEqual([...READ_SCOPES]);
     expect(body.scopes.every((s) => s.endsWith(':read'))).toBe(true);
-    expect(body.scopes).toHaveLength(7);
+    expect(body.scopes).toHaveLength(9);
 
     expect(body.expires_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     const expiresAt = Date.parse(body.expires_at!);

@@ -224,33 +224,34 @@ describe('every error is JSON with a string detail', () => {
   });
 });
 
-describe('500', () => {
-  it('never leaks internals', async () => {
+describe('500 and 503', () => {
+  it('a store that is gone is a retryable 503 with Retry-After, and leaks nothing', async () => {
     const broken = await buildTestApp();
     try {
       const key = broken.org.adminKey;
       await broken.store.close();
       // The auth lookup is the first thing to touch the closed store.
       const res = await broken.request({ method: 'GET', url: '/v1/tickets', key });
-      expect(res.statusCode).toBe(500);
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('2');
       expect(String(res.headers['content-type'])).toMatch(/^application\/json/);
-      expect(res.json()).toEqual({ detail: 'Internal server error' });
+      expect(res.json()).toEqual({ detail: 'The data store is temporarily unavailable; retry shortly' });
       expect(res.body).not.toMatch(/SQL/i);
-      expect(res.body).not.toMatch(/sqlite/i);
+      expect(res.body).not.toMatch(/sqlite|postgres|pool/i);
       expect(res.body).not.toMatch(/\bat /);
       expect(res.body).not.toContain('destroy');
       expect(res.body).not.toContain(key);
 
       const post = await broken.request({ method: 'POST', url: '/v1/tickets', key, body: newTicket() });
-      expect(post.statusCode).toBe(500);
-      expect(post.json()).toEqual({ detail: 'Internal server error' });
+      expect(post.statusCode).toBe(503);
+      expect(post.json()).toEqual({ detail: 'The data store is temporarily unavailable; retry shortly' });
     } finally {
       await broken.app.close();
       rmSync(broken.dataDir, { recursive: true, force: true });
     }
   });
 
-  it('a failure after authentication is a bare 500 too, still with rate-limit headers', async () => {
+  it('any other failure is a bare 500 that never leaks internals, still with rate-limit headers', async () => {
     const broken = await buildTestApp();
     try {
       await sql`ALTER TABLE tickets RENAME TO tickets_gone`.execute(broken.store.db);

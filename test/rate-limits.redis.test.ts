@@ -8,6 +8,7 @@ import { generateApiKey } from '../src/auth/api-keys.js';
 import type { Config } from '../src/config.js';
 import { openSharedRedis } from '../src/limits/redis.js';
 import { openBlobStore } from '../src/storage/open-blob-store.js';
+import { multipartBody } from './helpers/attachments.js';
 import { requireRedis, TEST_REDIS_URL } from './helpers/redis.js';
 import { buildTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -185,6 +186,34 @@ describe.skipIf(!reachable)('rate limits shared through Redis', () => {
     });
   });
 
+  it('the upload rate of a key is one budget across instances', async () => {
+    const t = await buildTestApp({ REDIS_URL, REDIS_PREFIX: prefix(), RATE_LIMIT_UPLOADS_PER_MINUTE: '3' });
+    const other = await secondInstance(t);
+    try {
+      const ticket = await t.request({
+        method: 'POST',
+        url: '/v1/tickets',
+        body: { customer_name: 'Ada', customer_email: 'ada@example.com', subject: 'Files', description: 'Uploads' },
+      });
+      const ticketId = ticket.json<{ id: string }>().id;
+      const { payload, contentType } = multipartBody([{ name: 'file', filename: 'a.txt', type: 'text/plain', data: 'a' }]);
+      const statuses = [];
+      for (const app of [t.app, other, t.app, other]) {
+        const res = await app.inject({
+          method: 'POST',
+          url: `/v1/tickets/${ticketId}/attachments`,
+          headers: { authorization: `Bearer ${t.org.adminKey}`, 'content-type': contentType },
+          payload,
+        });
+        statuses.push(res.statusCode);
+      }
+      expect(statuses).toEqual([201, 201, 201, 429]);
+    } finally {
+      await other.close();
+      await t.close();
+    }
+  });
+
   it('another prefix is another keyspace: installations sharing one Redis do not share budgets', async () => {
     const base = { REDIS_URL, RATE_LIMIT_ADMIN_PER_MINUTE: '2' };
     const t = await buildTestApp({ ...base, REDIS_PREFIX: prefix() });
@@ -291,7 +320,7 @@ describe.skipIf(!reachable)('rate limits shared through Redis', () => {
     }
   });
 
-  it('an outage is logged as a warning at most once per interval, without the credentials', async () => {
+  it('an outage is logged once when it starts and once when it ends, without the credentials', async () => {
     const lines: Array<{ obj: unknown; msg: string }> = [];
     const log = {
       warn: (obj: unknown, msg?: string) => lines.push(typeof obj === 'string' ? { obj: null, msg: obj } : { obj, msg: msg ?? '' }),

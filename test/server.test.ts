@@ -1,10 +1,12 @@
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
+import { openStore } from '../src/db/store.js';
 import { startServer } from '../src/server.js';
 import { buildCli, listening, spawnServe, waitFor, type Child } from './helpers/processes.js';
 
@@ -107,7 +109,7 @@ describe('ticketing serve (the built CLI as a child process)', () => {
   }
 
   it('prints the admin key, answers /v1/test, and on SIGTERM finishes the in-flight request and exits 0', async () => {
-    const server = await serve({ SHUTDOWN_TIMEOUT_MS: '30000' });
+    const server = await serve({ SHUTDOWN_TIMEOUT_MS: '30000', SHUTDOWN_GRACE_MS: '20000' });
     const ok = await fetch(`${server.address}/v1/test`, { headers: { authorization: `Bearer ${server.key}` } });
     expect(ok.status).toBe(200);
 
@@ -153,5 +155,71 @@ describe('ticketing serve (the built CLI as a child process)', () => {
     expect(Date.now() - signalledAt).toBeLessThan(5_000);
     expect(slow.err.text).toContain('timed out');
     stalled.abort();
+  });
+  /** A kept-alive connection of a raw client: sends a request, resolves with the whole answer. */
+  function keptAlive(server: Served) {
+    const socket: Socket = connect(Number(new URL(server.address).port), '127.0.0.1');
+    let received = '';
+    let failure: Error | null = null;
+    socket.on('data', (data: Buffer) => (received += data.toString('latin1')));
+    socket.on('error', (error) => (failure = error));
+    const ended = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    const send = async (path: string): Promise<string> => {
+      const start = received.length;
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${server.key}\r\n\r\n`);
+      for (let i = 0; i < 100; i++) {
+        const answer = received.slice(start);
+        const head = answer.indexOf('\r\n\r\n');
+        const length = /content-length: (\d+)/i.exec(answer)?.[1];
+        if (head >= 0 && length !== undefined && answer.length >= head + 4 + Number(length)) return answer;
+        if (failure) throw failure;
+        await sleep(50);
+      }
+      throw new Error(`no answer to ${path}; received: ${received.slice(start)}`);
+    };
+    return { send, ended, failed: () => failure };
+  }
+
+  it('answers requests sent on idle keep-alive connections just after SIGTERM (no resets), with Connection: close', async () => {
+    const server = await serve({ SHUTDOWN_GRACE_MS: '3000' });
+    const clients = Array.from({ length: 12 }, () => keptAlive(server));
+    for (const client of clients) expect(await client.send('/v1/test')).toMatch(/^HTTP\/1\.1 200 /);
+
+    server.proc.kill('SIGTERM');
+    await waitFor(server.proc.stderr!, /SIGTERM received/, server.err);
+    // Sent while the process is shutting down, staggered over the first half second, as traffic does.
+    const answers = await Promise.all(
+      clients.map(async (client, i) => {
+        await sleep(i * 40);
+        return client.send(i === 0 ? '/readyz' : '/v1/test');
+      }),
+    );
+    expect(answers[0]).toMatch(/^HTTP\/1\.1 503 /);
+    expect(answers[0]).toContain('"detail":"Not ready: shutting down"');
+    for (const answer of answers.slice(1)) expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    for (const answer of answers) expect(answer.toLowerCase()).toContain('connection: close');
+    // Each connection is closed once answered, and none was reset.
+    await Promise.all(clients.map((c) => c.ended));
+    expect(clients.map((c) => c.failed())).toEqual(clients.map(() => null));
+    expect(await server.exited).toBe(0);
+  });
+
+  it('does not let a half-sent request hold a shutdown past SHUTDOWN_GRACE_MS: it is cut, nothing is stored, exit 0', async () => {
+    const dataDir = tempDir();
+    const server = await serve({ DATA_DIR: dataDir, SHUTDOWN_GRACE_MS: '500', SHUTDOWN_TIMEOUT_MS: '30000' });
+    const stalled = slowCreate(server);
+    await sleep(300);
+    const signalledAt = Date.now();
+    server.proc.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    expect(Date.now() - signalledAt).toBeLessThan(5_000);
+    expect(server.err.text).toContain('closed 1 connection(s) whose request had not fully arrived');
+    await expect(stalled.response).rejects.toThrow();
+    const store = openStore({ dataDir });
+    try {
+      expect(await store.db.selectFrom('tickets').select('id').execute()).toEqual([]);
+    } finally {
+      await store.close();
+    }
   });
 });

@@ -1,9 +1,16 @@
 export const RESOURCES = ['tickets', 'comments', 'attachments', 'customers', 'teams', 'users'] as const;
 
-/** Every scope of spec §5.3, in a stable order. */
+/**
+ * Every scope: those of spec §5.3 in a stable order, then the event and webhook scopes of
+ * decisions §12 (the change feed has only a read scope; webhooks are managed like a resource).
+ */
 export const ALL_SCOPES = [
   ...RESOURCES.flatMap((r) => [`${r}:read`, `${r}:write`, `${r}:delete`] as const),
   'dashboard:read',
+  'events:read',
+  'webhooks:read',
+  'webhooks:write',
+  'webhooks:delete',
 ] as const;
 
 export type Scope = (typeof ALL_SCOPES)[number];

@@ -4,7 +4,8 @@ import type { KeyRole } from '../auth/api-keys.js';
 import { ALL_SCOPES, READ_SCOPES } from '../auth/scopes.js';
 import type { Store } from '../db/store.js';
 import type { ApiKey } from '../modules/api-keys/api-keys.schemas.js';
-import { findOrganizationKeys, listOrganizationKeys, revokeOrganizationKey } from '../modules/api-keys/api-keys.service.js';
+import { apiKeyCreated, findOrganizationKeys, listOrganizationKeys, revokeOrganizationKey } from '../modules/api-keys/api-keys.service.js';
+import { SYSTEM_ACTOR, withEvents } from '../modules/events/events.log.js';
 import { firstOrganizationId, organizationExists } from '../modules/organizations/organizations.repository.js';
 import { CliError, type CliIo, writeTable } from './io.js';
 
@@ -35,7 +36,11 @@ export async function createKey(store: Store, options: KeyCreateOptions, io: Cli
 
   const organizationId = await resolveOrganization(store, options.org);
   // createApiKey checks the scopes against the role (decisions §2) and throws before writing.
-  const { key, record } = await createApiKey(store.db, { organizationId, role, name, scopes });
+  const { key, record } = await withEvents(store.db, organizationId, SYSTEM_ACTOR, async (trx, events) => {
+    const created = await createApiKey(trx, { organizationId, role, name, scopes });
+    events.add(apiKeyCreated(created.record));
+    return created;
+  });
   io.stdout.write(`${key}\n`);
   const expiry = record.expires_at === null ? 'never expires' : `expires ${String(record.expires_at)}`;
   io.stderr.write(`Created ${role} key ${record.key_prefix}… in organization ${organizationId}; it ${expiry}. It is shown only this once.\n`);
@@ -47,7 +52,7 @@ export const KEY_ORG_OPTIONS = {
 } as const satisfies ParseArgsConfig['options'];
 
 /** The organization named by --org, or the first one; a missing one is a one-line failure. */
-async function resolveOrganization(store: Store, org: string | undefined): Promise<string> {
+export async function resolveOrganization(store: Store, org: string | undefined): Promise<string> {
   const organizationId = org ?? (await firstOrganizationId(store.db));
   if (organizationId === undefined) {
     throw new CliError('the store has no organization yet; run `ticketing serve` once or `ticketing orgs create --name TEXT`');

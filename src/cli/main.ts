@@ -4,6 +4,7 @@ import { migrateToLatest } from '../db/migrator.js';
 import { openStore, type Store } from '../db/store.js';
 import { AppError } from '../errors.js';
 import { startServer } from '../server.js';
+import { EVENTS_OPTIONS, printEvents } from './events.js';
 import { EXPORT_OPTIONS, exportOrg } from './export.js';
 import { checkImportFile, IMPORT_OPTIONS, importOrg, openBlobs } from './import.js';
 import { CliError, type CliIo, UsageError } from './io.js';
@@ -36,6 +37,11 @@ Commands:
                              standard output, e.g. to move it to another store
   import [--in FILE]         Recreate an exported organization from FILE or standard input, all or
                              nothing (refused if it exists); prints its id alone on standard output
+  events [options]           Print the organization's change feed as JSON lines, oldest first
+      --org ID               Organization (default: the first organization)
+      --after CURSOR         Only the events after this cursor (printed at the end of each run)
+      --types a,b            Only these event types (ticket.created,comment.created,...)
+      --follow               Keep printing new events until interrupted (Ctrl-C)
   help                       Show this help
 
 Configuration comes from environment variables (PORT, HOST, DATA_DIR, PUBLIC_URL, ...);
@@ -72,6 +78,17 @@ export async function main(
         if (values.org === undefined) throw new UsageError("'export' needs --org ID");
         const options = { org: values.org, out: values.out };
         return await withStore(env, (store, _applied, config) => exportOrg({ store, blobs: openBlobs(config, store) }, options, io));
+      }
+      case 'events': {
+        const { values } = parseArgs({ args: rest, options: EVENTS_OPTIONS, strict: true });
+        const stop = new AbortController();
+        const onSignal = () => stop.abort();
+        if (values.follow) process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
+        try {
+          return await withStore(env, (store) => printEvents(store, values, io, stop.signal));
+        } finally {
+          process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
+        }
       }
       case 'import': {
         const { values } = parseArgs({ args: rest, options: IMPORT_OPTIONS, strict: true });

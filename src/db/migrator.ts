@@ -1,25 +1,80 @@
-import { Migrator, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { dialectOf } from './dialect.js';
 import * as m0001 from './migrations/0001_create_core_tables.js';
 import * as m0002 from './migrations/0002_add_ticket_search_index.js';
 import * as m0003 from './migrations/0003_create_attachment_chunks.js';
 import * as m0004 from './migrations/0004_add_dashboard_indexes.js';
+import * as m0006 from './migrations/0006_track_organization_storage_usage.js';
+import * as m0008 from './migrations/0008_create_events_and_webhooks.js';
 import type { Database } from './types.js';
 
 /** Every migration, in order. A static list, so the compiled CLI and the tests see the same set. */
-const migrations: Record<string, Migration> = {
+export const migrations: Record<string, Migration> = {
   '0001_create_core_tables': m0001,
   '0002_add_ticket_search_index': m0002,
   '0003_create_attachment_chunks': m0003,
   '0004_add_dashboard_indexes': m0004,
+  '0006_track_organization_storage_usage': m0006,
+  '0008_create_events_and_webhooks': m0008,
 };
 
-/** Brings the schema up to date; throws if a migration fails. Returns the names applied. */
+/** How long a process waits for another one's SQLite migrations before giving up. */
+const SQLITE_MIGRATION_WAIT_MS = 120_000;
+
+/**
+ * Brings the schema up to date; throws if a migration fails. Returns the names applied. Safe when
+ * several processes start at once on the same store: one migrates, the others wait for it and
+ * then find nothing left to do (PostgreSQL: Kysely's advisory lock; SQLite: see migrateSqlite).
+ */
 export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: { getMigrations: () => Promise.resolve(migrations) } });
-  const result: MigrationResultSet = await migrator.migrateToLatest();
+  const result = dialectOf(db) === 'sqlite' ? await migrateSqlite(db) : await migrator(db).migrateToLatest();
   if (result.error) {
     const failed = result.results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`Migration ${failed} failed: ${result.error instanceof Error ? result.error.message : 'unknown error'}`);
   }
   return (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+function migrator(db: Kysely<Database>, options: { disableTransactions?: boolean } = {}): Migrator {
+  return new Migrator({ db, provider: { getMigrations: () => Promise.resolve(migrations) }, ...options });
+}
+
+const isBusy = (error: unknown): boolean => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+};
+
+/**
+ * Kysely takes no lock on SQLite (it counts on a single connection), so two processes starting on
+ * an empty data directory raced: both saw no migration table, and one failed with "table already
+ * exists" or "database is locked" (a read transaction cannot become a write transaction once
+ * another connection has written). Here the whole run — creating Kysely's own tables, reading what
+ * was applied, applying the rest — is one transaction that takes SQLite's write lock with its first
+ * statement (`BEGIN IMMEDIATE`): another process waits for it (the busy timeout, then again here)
+ * and then reads an up-to-date schema. SQLite's locks are released by the operating system when a
+ * process dies, so a crashed migration never leaves a stale lock. DDL is transactional in SQLite:
+ * a failed run leaves nothing behind.
+ */
+async function migrateSqlite(db: Kysely<Database>): Promise<MigrationResultSet> {
+  const deadline = Date.now() + SQLITE_MIGRATION_WAIT_MS;
+  for (;;) {
+    try {
+      return await db.connection().execute(async (connection) => {
+        await sql`begin immediate`.execute(connection);
+        let result: MigrationResultSet;
+        try {
+          result = await migrator(connection, { disableTransactions: true }).migrateToLatest();
+        } catch (error) {
+          await sql`rollback`.execute(connection);
+          throw error;
+        }
+        await sql.raw(result.error ? 'rollback' : 'commit').execute(connection);
+        return result;
+      });
+    } catch (error) {
+      if (!isBusy(error) || Date.now() > deadline) throw error;
+      await sleep(50 + Math.random() * 100);
+    }
+  }
 }

@@ -1,11 +1,14 @@
 import BetterSqlite3 from 'better-sqlite3';
+import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { isPostgresUrl, type DialectName } from './dialect.js';
+import { resilientPool } from './pg-pool.js';
 import { withStatementCache } from './sqlite-statements.js';
 import { postgresTicketSearch, sqliteTicketSearch, type TicketSearch } from './search.js';
+import { StoreHealth } from './store-health.js';
 import type { Database } from './types.js';
 
 /** The store: a Kysely instance plus the few pieces that differ between dialects. */
@@ -13,28 +16,73 @@ export interface Store {
   db: Kysely<Database>;
   dialect: DialectName;
   search: TicketSearch;
+  /** The SQLite file (null on PostgreSQL or in memory): readiness checks the space left beside it. */
+  file: string | null;
+  /** Write failures seen by requests, for the readiness check. */
+  health: StoreHealth;
   close(): Promise<void>;
 }
+
+/**
+ * Bounds on every wait for PostgreSQL (docs/operations.md#timeouts); 0 means no bound. SQLite waits
+ * only for its write lock, at most `SQLITE_BUSY_TIMEOUT_MS`.
+ */
+export interface StoreTimeouts {
+  /** Longest wait for a new connection to be opened (a server that is down or silent). */
+  connectMs: number;
+  /**
+   * Longest wait for a connection of the pool when all are in use (a burst larger than the pool,
+   * or connections stuck on a silent server). Longer than `connectMs`: a busy but healthy store
+   * should queue a burst, not refuse it.
+   */
+  poolMs: number;
+  /** The server cancels a statement running longer (`statement_timeout`). */
+  statementMs: number;
+  /**
+   * The client stops waiting for an answer after this and discards the connection: a server or
+   * network that went silent. Above `statementMs`, so a slow statement is cancelled by the server
+   * first and its connection kept.
+   */
+  queryMs: number;
+  /** The server ends a session left idle inside a transaction longer (`idle_in_transaction_session_timeout`). */
+  idleInTransactionMs: number;
+  /** TCP keepalive probes start after a connection has been idle this long, so a dead peer is noticed. */
+  keepAliveMs: number;
+}
+
+/** No bound on statements (one-shot commands: migrations, export, import); connections still bounded. */
+export const COMMAND_TIMEOUTS: StoreTimeouts = { connectMs: 10_000, poolMs: 0, statementMs: 0, queryMs: 0, idleInTransactionMs: 0, keepAliveMs: 10_000 };
+
+/** How long a SQLite statement waits for another connection's write lock before failing SQLITE_BUSY (then 503). */
+export const SQLITE_BUSY_TIMEOUT_MS = 5_000;
 
 export interface StoreOptions {
   dataDir: string;
   databaseUrl?: string | undefined;
   /** Connections in the PostgreSQL pool (default 10); SQLite has one connection. */
   poolSize?: number | undefined;
+  /** PostgreSQL timeouts (default: COMMAND_TIMEOUTS); the server passes the configured ones. */
+  timeouts?: StoreTimeouts | undefined;
 }
 
 /** Opens the store named by the configuration: SQLite in the data directory unless told otherwise. */
 export function openStore(options: StoreOptions): Store {
-  if (options.databaseUrl && isPostgresUrl(options.databaseUrl)) return openPostgres(options.databaseUrl, options.poolSize ?? 10);
+  if (options.databaseUrl && isPostgresUrl(options.databaseUrl)) {
+    return openPostgres(options.databaseUrl, options.poolSize ?? 10, options.timeouts ?? COMMAND_TIMEOUTS);
+  }
   const file = options.databaseUrl?.replace(/^sqlite:(\/\/)?/, '') || join(options.dataDir, 'ticketing.sqlite');
   if (file !== ':memory:') mkdirSync(options.dataDir, { recursive: true });
   const database = new BetterSqlite3(file);
+  // First, so that the pragmas below wait for a process that is creating the same file right now.
+  database.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
-  database.pragma('busy_timeout = 5000');
+  // PostgreSQL's name, so set-based SQL that makes records (events of a cascade) is the same on both.
+  database.function('gen_random_uuid', { deterministic: false }, () => randomUUID());
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
-  return { db, dialect: 'sqlite', search: sqliteTicketSearch, close: () => db.destroy() };
+  const path = file === ':memory:' ? null : resolve(file);
+  return { db, dialect: 'sqlite', search: sqliteTicketSearch, file: path, health: new StoreHealth(), close: () => db.destroy() };
 }
 
 const INT8_OID = 20;
@@ -56,16 +104,44 @@ const typeParsers: pg.CustomTypesConfig = {
     oid === INT8_OID && format !== 'binary' ? parseInt8 : (pg.types.getTypeParser(oid, format) as unknown)) as pg.CustomTypesConfig['getTypeParser'],
 };
 
+const orUndefined = (ms: number): number | undefined => (ms > 0 ? ms : undefined);
+
+/** A `pg` client class whose connection attempts give up after `connectMs`, whatever the pool's own timeout. */
+function clientWithConnectTimeout(connectMs: number): typeof pg.Client {
+  return class extends pg.Client {
+    constructor(config?: string | pg.ClientConfig) {
+      super(typeof config === 'object' ? { ...config, connectionTimeoutMillis: orUndefined(connectMs) } : config);
+    }
+  };
+}
+
 /**
  * PostgreSQL through a `pg` pool. Timestamps are text columns holding the same ISO 8601 strings as
  * on SQLite (see the migrations), so rows, and therefore responses, are identical on both stores.
  * The parsers are set on this pool only, not globally on the `pg` module.
+ *
+ * Nothing waits without bound (docs/operations.md#timeouts): getting a connection, a statement on
+ * the server, the answer on the client, a transaction left idle, a peer that vanished (keepalive).
+ * The server-side settings travel in the startup message, so they hold from the first statement
+ * of every connection, new ones after a failover included. A connection that breaks fails only
+ * the request using it and is replaced (pg-pool.ts).
  */
-function openPostgres(connectionString: string, poolSize: number): Store {
-  const pool = new pg.Pool({ connectionString, max: poolSize, types: typeParsers, application_name: 'ticketing' });
-  // An idle connection that the server drops (restart, failover) emits 'error' on the pool; without
-  // a listener that would crash the process. The pool discards that connection and opens another.
-  pool.on('error', () => {});
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', search: postgresTicketSearch, close: () => db.destroy() };
+function openPostgres(connectionString: string, poolSize: number, timeouts: StoreTimeouts): Store {
+  const pool = new pg.Pool({
+    connectionString,
+    max: poolSize,
+    types: typeParsers,
+    application_name: 'ticketing',
+    // pg-pool bounds both the wait for a free connection and the opening of a new one by this;
+    // the opening alone gets the shorter `connectMs`, through the client class below.
+    connectionTimeoutMillis: orUndefined(Math.max(timeouts.poolMs, timeouts.connectMs)),
+    Client: clientWithConnectTimeout(timeouts.connectMs),
+    statement_timeout: orUndefined(timeouts.statementMs),
+    query_timeout: orUndefined(timeouts.queryMs),
+    idle_in_transaction_session_timeout: orUndefined(timeouts.idleInTransactionMs),
+    keepAlive: timeouts.keepAliveMs > 0,
+    keepAliveInitialDelayMillis: timeouts.keepAliveMs,
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: resilientPool(pool) }) });
+  return { db, dialect: 'postgres', search: postgresTicketSearch, file: null, health: new StoreHealth(), close: () => db.destroy() };
 }

@@ -14,6 +14,8 @@ export interface OrganizationsTable {
   id: string;
   name: string;
   ticket_counter: ColumnType<number, number | undefined, number>;
+  /** Bytes of the organization's attachments, kept by triggers on `attachments` (migration 0006). */
+  storage_used_bytes: ColumnType<number | string | bigint, never, never>;
   created_at: Timestamp;
 }
 
@@ -155,6 +157,73 @@ export interface AttachmentChunksTable {
   data: ColumnType<Buffer, Uint8Array, Uint8Array>;
 }
 
+/** One change of a record (issue 12). `position` is null until the writing transaction seals it. */
+export interface EventsTable {
+  seq: Generated<number>;
+  id: string;
+  organization_id: string;
+  position: ColumnType<number | null, number | null, number>;
+  type: string;
+  occurred_at: Timestamp;
+  actor_type: 'api_key' | 'customer' | 'system';
+  actor_id: string | null;
+  actor_user_id: string | null;
+  resource_type: string;
+  resource_id: string;
+  ticket_id: string | null;
+  /** JSON: `{ "object": ..., "changes": ... }`. */
+  data: string;
+}
+
+/** The last event position handed out in an organization's feed. */
+export interface EventCountersTable {
+  organization_id: string;
+  position: ColumnType<number, number | undefined, number>;
+}
+
+export interface WebhookEndpointsTable {
+  id: string;
+  organization_id: string;
+  url: string;
+  description: string | null;
+  /** JSON array of event types, or `["*"]`. */
+  event_types: string;
+  status: 'active' | 'paused' | 'disabled';
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: NullableTimestamp;
+  disabled_at: NullableTimestamp;
+  disabled_reason: string | null;
+  /** Events up to this position have been handed to the endpoint (delivered, given up or skipped). */
+  cursor_position: number;
+  /** When the endpoint's oldest pending delivery is due; null when none is pending. */
+  next_attempt_at: NullableTimestamp;
+  lease_owner: string | null;
+  lease_expires_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  organization_id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_position: number;
+  event_type: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  /** 1 when queued again by hand: one attempt, no backoff schedule. */
+  manual: number;
+  attempts: number;
+  next_attempt_at: NullableTimestamp;
+  last_attempt_at: NullableTimestamp;
+  response_status: number | null;
+  response_latency_ms: number | null;
+  last_error: string | null;
+  created_at: Timestamp;
+  completed_at: NullableTimestamp;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
@@ -167,6 +236,10 @@ export interface Database {
   attachments: AttachmentsTable;
   attachment_blobs: AttachmentBlobsTable;
   attachment_chunks: AttachmentChunksTable;
+  events: EventsTable;
+  event_counters: EventCountersTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 export type TicketRow = Selectable<TicketsTable>;
@@ -178,3 +251,6 @@ export type TeamRow = Selectable<TeamsTable>;
 export type CommentRow = Selectable<CommentsTable>;
 export type AttachmentRow = Selectable<AttachmentsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type EventRow = Selectable<EventsTable>;
+export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;

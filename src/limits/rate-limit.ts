@@ -18,7 +18,7 @@ import { openSharedRedis, type SharedRedis } from './redis.js';
  */
 export async function registerRateLimits(app: FastifyInstance, appConfig: Config): Promise<SharedRedis | null> {
   const config = appConfig.rateLimit;
-  const redis = appConfig.redisUrl ? openSharedRedis(appConfig.redisUrl, appConfig.redisPrefix, app.log) : null;
+  const redis = appConfig.redisUrl ? openSharedRedis(appConfig.redisUrl, appConfig.redisPrefix, app.log, appConfig.redisCommandTimeoutMs) : null;
   if (redis) {
     // Connect in the background: a Redis that is down must not stop the service from starting.
     app.addHook('onReady', async () => redis.connect());
@@ -74,6 +74,23 @@ export function authFailureLimiter(app: FastifyInstance, config: Config['rateLim
     max: config.authFailuresPerMinute,
     timeWindow: config.windowMs,
     keyGenerator: (request: FastifyRequest) => `authfail:${request.ip}`,
+  });
+  return async (request: FastifyRequest): Promise<number | null> => {
+    const result = await limiter(request);
+    return !result.isAllowed && result.isExceeded ? Math.max(1, result.ttlInSeconds) : null;
+  };
+}
+
+/**
+ * Attachment uploads per API key and minute, on top of the key's request budget: a key within its
+ * 2,000 requests could still write 60 GB a minute. Counted in the same store as every budget (Redis
+ * when REDIS_URL is set, so shared by every process); resolves to seconds to wait when over.
+ */
+export function uploadRateLimiter(app: FastifyInstance, config: Config['rateLimit']) {
+  const limiter = app.createRateLimit({
+    max: config.uploadsPerMinute,
+    timeWindow: config.windowMs,
+    keyGenerator: (request: FastifyRequest) => `upload:${request.auth?.keyId ?? request.ip}`,
   });
   return async (request: FastifyRequest): Promise<number | null> => {
     const result = await limiter(request);

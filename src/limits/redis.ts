@@ -23,15 +23,15 @@ declare module 'ioredis' {
   }
 }
 
-/** Tuning that keeps a slow or absent Redis from holding requests up. */
+/** Tuning that keeps a slow, hung or absent Redis from holding requests up. */
 export const REDIS_TIMEOUTS = {
-  /** A command (a counter increment, a readiness ping) that takes longer fails, and the request goes on. */
+  /** Default of REDIS_COMMAND_TIMEOUT_MS: a command that takes longer fails, and the request goes on. */
   commandMs: 500,
   connectMs: 2_000,
   /** Reconnection backs off to at most this; it never gives up, so Redis coming back is noticed. */
   maxReconnectDelayMs: 5_000,
-  /** Outage warnings are logged at most once per this interval. */
-  warnIntervalMs: 30_000,
+  /** While Redis is out, a PING checks this often whether it answers again. */
+  probeIntervalMs: 1_000,
 } as const;
 
 /** The Redis connection shared by the rate limiters and the readiness check. */
@@ -50,75 +50,103 @@ export interface SharedRedis {
 const redactCredentials = (text: string): string => text.replace(/\/\/[^/@\s]*@/g, '//[redacted]@');
 
 /**
- * Opens (lazily) the Redis client named by `REDIS_URL`. Failures never surface to requests: a
- * command that cannot be served rejects at once (or after the short command timeout), the caller
- * fails open, and a warning is logged at most once per `warnIntervalMs`.
+ * Opens (lazily) the Redis client named by `REDIS_URL`. Failures never surface to requests, and
+ * cost them at most one command timeout, once per outage: a circuit breaker.
+ *
+ * - While Redis answers, each command may take up to `commandTimeoutMs`.
+ * - The first command that fails — refused, reset, or not answered in time (a Redis that hangs
+ *   keeps its connections open and simply never answers) — starts an outage: from then on every
+ *   command fails at once, without touching Redis, and the limiters fail open. One warning is
+ *   logged.
+ * - Meanwhile a PING every `probeIntervalMs` (in the background, never on a request) checks
+ *   whether Redis answers again; the first answer ends the outage, logged once, and commands go
+ *   to Redis again. The client also reconnects by itself when the connection was lost.
  */
-export function openSharedRedis(url: string, prefix: string, log: FastifyBaseLogger): SharedRedis {
-  let lastWarning = 0;
-  let degraded = false;
-  const warn = (what: string, error: unknown): void => {
-    degraded = true;
-    const now = Date.now();
-    if (now - lastWarning < REDIS_TIMEOUTS.warnIntervalMs) return;
-    lastWarning = now;
-    const err = error as { code?: unknown; name?: unknown; message?: unknown } | null;
-    log.warn(
-      { redis: { code: err?.code ?? err?.name, message: redactCredentials(String(err?.message ?? error)) } },
-      `Redis ${what}: rate limits are not enforced (requests are let through) until it is reachable again`,
-    );
-  };
-
+export function openSharedRedis(url: string, prefix: string, log: FastifyBaseLogger, commandTimeoutMs: number = REDIS_TIMEOUTS.commandMs): SharedRedis {
   const client = new Redis(url, {
     lazyConnect: true,
     connectTimeout: REDIS_TIMEOUTS.connectMs,
-    commandTimeout: REDIS_TIMEOUTS.commandMs,
+    commandTimeout: commandTimeoutMs,
     // Commands issued while (re)connecting wait in the offline queue, bounded by the command
     // timeout; once a reconnection attempt fails they are rejected rather than retried.
     maxRetriesPerRequest: 1,
     retryStrategy: (attempt) => Math.min(100 * 2 ** Math.min(attempt, 10), REDIS_TIMEOUTS.maxReconnectDelayMs),
   });
   client.defineCommand('ticketingRateWindow', { numberOfKeys: 1, lua: WINDOW_SCRIPT });
-  // Without a listener ioredis prints every connection error to the console itself.
-  client.on('error', (error: unknown) => warn('is unreachable', error));
-  client.on('ready', () => {
-    if (!degraded) return;
-    degraded = false;
-    lastWarning = 0;
+
+  let out = false;
+  let closed = false;
+  let probe: NodeJS.Timeout | undefined;
+
+  const startOutage = (what: string, error: unknown): void => {
+    if (out || closed) return;
+    out = true;
+    const err = error as { code?: unknown; name?: unknown; message?: unknown } | null;
+    log.warn(
+      { redis: { code: err?.code ?? err?.name, message: redactCredentials(String(err?.message ?? error)) } },
+      `Redis ${what}: rate limits are not enforced (requests are let through) until it is reachable again`,
+    );
+    probe = setInterval(() => void probeOnce(), REDIS_TIMEOUTS.probeIntervalMs).unref();
+  };
+
+  let probing = false;
+  const probeOnce = async (): Promise<void> => {
+    // A lost connection is re-established by the client itself; only a ready one can be asked.
+    if (probing || client.status !== 'ready') return;
+    probing = true;
+    try {
+      if ((await client.ping()) === 'PONG') endOutage();
+    } catch {
+      // Still out: the next probe tries again.
+    } finally {
+      probing = false;
+    }
+  };
+
+  const endOutage = (): void => {
+    if (!out || closed) return;
+    out = false;
+    clearInterval(probe);
     log.warn('Redis is reachable again: shared rate limits are enforced again');
+  };
+
+  // Without a listener ioredis prints every connection error to the console itself.
+  client.on('error', (error: unknown) => startOutage('is unreachable', error));
+  // A new connection is ready: ask at once rather than at the next tick of the probe.
+  client.on('ready', () => {
+    if (out) void probeOnce();
   });
 
   /**
-   * Redis is known to be down while a reconnection is pending, and during every reconnection
-   * attempt after a failure: fail at once instead of queueing. Only the very first connection
-   * queues commands (for at most the command timeout), so requests at start-up are still counted.
+   * Fail at once while an outage lasts, and while the connection is known to be gone. Only the
+   * very first connection queues commands (for at most the command timeout), so requests at
+   * start-up are still counted.
    */
-  const knownDown = (): boolean => {
-    if (client.status === 'ready') return false;
-    return degraded || client.status === 'reconnecting' || client.status === 'close' || client.status === 'end';
-  };
+  const unavailable = (): boolean =>
+    out || client.status === 'reconnecting' || client.status === 'close' || client.status === 'end';
 
   return {
     prefix,
     async hit(key, windowMs) {
-      if (knownDown()) {
-        const error = new Error('Redis connection is down');
-        warn('is unreachable', error);
+      if (unavailable()) {
+        const error = new Error('Redis is unavailable');
+        startOutage('is unreachable', error);
         throw error;
       }
       try {
         const [current, ttl] = await client.ticketingRateWindow(`${prefix}ratelimit:${key}`, windowMs);
         return { current: Number(current), ttl: Number(ttl) };
       } catch (error) {
-        warn('did not answer', error);
+        startOutage('did not answer', error);
         throw error;
       }
     },
     async ping() {
-      if (knownDown()) return false;
+      if (unavailable()) return false;
       try {
         return (await client.ping()) === 'PONG';
-      } catch {
+      } catch (error) {
+        startOutage('did not answer', error);
         return false;
       }
     },
@@ -126,7 +154,9 @@ export function openSharedRedis(url: string, prefix: string, log: FastifyBaseLog
       if (client.status === 'wait') client.connect().catch(() => undefined);
     },
     async close() {
-      if (client.status === 'ready') {
+      closed = true;
+      clearInterval(probe);
+      if (client.status === 'ready' && !out) {
         await client.quit().catch(() => client.disconnect());
       } else {
         client.disconnect();

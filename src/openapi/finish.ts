@@ -46,6 +46,7 @@ const REASONS: Record<string, string> = {
   '400': 'Bad request',
   '403': 'Forbidden',
   '404': 'Not found',
+  '414': 'A path parameter is too long',
   '416': 'Range not satisfiable',
   '422': 'Validation error',
   '429': 'Too many requests',
@@ -57,22 +58,37 @@ const REASONS: Record<string, string> = {
  * The shared error responses, by status: each operation refers to them instead of repeating
  * them, and their headers are described once.
  */
-const ERROR_RESPONSES: Record<string, { name: string; description: string; headers?: string[] }> = {
-  '400': { name: 'BadRequest', description: 'Bad request: malformed JSON, or an upload that is not one allowed file of at most 30 MB' },
-  '401': { name: 'Unauthorized', description: 'Missing, malformed, unknown, expired or revoked API key', headers: ['WWW-Authenticate'] },
+const ERROR_RESPONSES: Record<string, { name: string; description: string }> = {
+  '400': {
+    name: 'BadRequest',
+    description: 'Bad request: malformed JSON, a malformed address, or an upload that is not one allowed file of at most 30 MB',
+  },
+  '401': { name: 'Unauthorized', description: 'Missing, malformed, unknown, expired or revoked API key' },
   '403': { name: 'Forbidden', description: 'The key lacks the required scope or role; `detail` names it' },
   '404': { name: 'NotFound', description: 'Not found (a record of another organization is not found either)' },
   '409': { name: 'Conflict', description: 'Conflicts with an existing record' },
-  '413': { name: 'PayloadTooLarge', description: 'Request body larger than 1 MiB' },
-  '415': { name: 'UnsupportedMediaType', description: 'Content-Type is not application/json' },
+  '413': {
+    name: 'PayloadTooLarge',
+    description: "Request body larger than 1 MiB, or an upload that does not fit in the organization's storage quota",
+  },
+  '415': { name: 'UnsupportedMediaType', description: 'Content-Type is not application/json (or a type the route can read)' },
+  '414': { name: 'UriTooLong', description: 'A path parameter is longer than 100 characters' },
   '416': { name: 'RangeNotSatisfiable', description: 'The requested range is outside the file' },
   '422': { name: 'ValidationFailed', description: 'Validation error: `errors` names each invalid field' },
-  '429': { name: 'RateLimited', description: 'Rate limit exceeded: retry after the seconds in Retry-After', headers: ['Retry-After'] },
+  '431': { name: 'RequestHeaderFieldsTooLarge', description: 'The request line and headers are larger than 16 KiB' },
+  '429': { name: 'RateLimited', description: 'Rate limit exceeded: retry after the seconds in Retry-After' },
   '500': { name: 'InternalError', description: 'Internal server error (no internals are shown)' },
-  '503': { name: 'Unavailable', description: 'Service unavailable' },
+  '503': {
+    name: 'StoreUnavailable',
+    description: 'The data store is temporarily unavailable (down, overloaded past its timeouts, read-only or full): retry after the seconds in Retry-After; nothing in the request needs to change',
+  },
 };
 
 const HEADERS: Record<string, { description: string; schema: Record<string, unknown> }> = {
+  'Cache-Control': { description: '`no-store` on JSON answers and portal pages: none may be kept by a cache', schema: { type: 'string', examples: ['no-store'] } },
+  'X-Content-Type-Options': { description: 'Always `nosniff`', schema: { type: 'string', examples: ['nosniff'] } },
+  Location: { description: 'Where to go next', schema: { type: 'string' } },
+  'Content-Range': { description: '`bytes */<size>`: the size of the file', schema: { type: 'string', examples: ['bytes */48213'] } },
   'WWW-Authenticate': { description: 'Always `Bearer`', schema: { type: 'string', examples: ['Bearer'] } },
   'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
   'RateLimit-Limit': { description: "Requests per minute the key's budget allows", schema: { type: 'integer' } },
@@ -80,8 +96,21 @@ const HEADERS: Record<string, { description: string; schema: Record<string, unkn
   'RateLimit-Reset': { description: 'Seconds until the window resets', schema: { type: 'integer' } },
 };
 const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+/** Headers every response of a status carries, wherever it is answered. */
+const STATUS_HEADERS: Record<string, string[]> = {
+  '303': ['Location'],
+  '401': ['WWW-Authenticate'],
+  '416': ['Content-Range'],
+  '429': ['Retry-After'],
+  '503': ['Retry-After'],
+};
+/** Headers of every JSON answer and every page (shared/http-rules.ts, the portal's pages). */
+const CONTENT_HEADERS = ['Cache-Control', 'X-Content-Type-Options'];
+const carriesContentHeaders = (response: Response): boolean =>
+  Object.keys(response.content ?? {}).some((type) => type === 'application/json' || type === 'text/html');
 
 const ERROR_SCHEMA = '#/components/schemas/Error';
+const SAME_EVERYWHERE = new Set(['414', '431', '500', '503']);
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
@@ -101,20 +130,26 @@ export function finishDocument(document: OpenApiDocument): OpenApiDocument {
       const authenticated = (operation.security ?? []).length > 0;
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         const shared = ERROR_RESPONSES[status];
-        const isError = response.content?.['application/json']?.schema?.$ref === ERROR_SCHEMA;
+        const isError = Object.values(response.content ?? {}).some((c) => c.schema?.$ref === ERROR_SCHEMA);
         // A public route's errors mean something of their own (a signed address's 403): kept inline.
-        if (shared && isError && (authenticated || status === '500')) {
+        // Those raised before the route runs (414, 431) or after it failed (500, 503) mean the same everywhere.
+        if (shared && isError && (authenticated || SAME_EVERYWHERE.has(status))) {
           operation.responses![status] = { $ref: `#/components/responses/${shared.name}` };
           usedResponses.add(status);
-          for (const header of shared.headers ?? []) usedHeaders.add(header);
           continue;
         }
         if (response.description === 'Default Response') {
           response.description = SUCCESS_DESCRIPTIONS[status] ?? (authenticated ? shared?.description : REASONS[status]) ?? `HTTP ${status}`;
         }
-        if (authenticated && status.startsWith('2')) {
-          response.headers = { ...response.headers, ...Object.fromEntries(RATE_LIMIT_HEADERS.map((h) => [h, headerRef(h)])) };
-          for (const header of RATE_LIMIT_HEADERS) usedHeaders.add(header);
+        const headers = [...(STATUS_HEADERS[status] ?? []), ...(carriesContentHeaders(response) ? CONTENT_HEADERS : [])];
+        if (authenticated && status.startsWith('2')) headers.push(...RATE_LIMIT_HEADERS);
+        if (headers.length > 0) {
+          // A header the route describes itself (a download's Cache-Control: private) keeps its description.
+          response.headers = { ...Object.fromEntries(headers.map((h) => [h, headerRef(h)])), ...response.headers };
+          for (const value of Object.values(response.headers)) {
+            const ref = (value as { $ref?: string }).$ref;
+            if (ref) usedHeaders.add(ref.replace('#/components/headers/', ''));
+          }
         }
       }
     }
@@ -123,9 +158,11 @@ export function finishDocument(document: OpenApiDocument): OpenApiDocument {
   const responses: Record<string, unknown> = {};
   for (const status of [...usedResponses].sort()) {
     const shared = ERROR_RESPONSES[status]!;
+    const headers = [...(STATUS_HEADERS[status] ?? []), ...CONTENT_HEADERS];
+    for (const header of headers) usedHeaders.add(header);
     responses[shared.name] = {
       description: shared.description,
-      ...(shared.headers ? { headers: Object.fromEntries(shared.headers.map((h) => [h, headerRef(h)])) } : {}),
+      headers: Object.fromEntries(headers.map((h) => [h, headerRef(h)])),
       content: { 'application/json': { schema: { $ref: ERROR_SCHEMA } } },
     };
   }

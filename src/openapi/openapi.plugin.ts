@@ -23,10 +23,13 @@ a valid key without it gets 403. A missing, malformed, expired or revoked key ge
 
 **Errors.** Every error body is \`{"detail": "..."}\`; validation errors (422) add
 \`errors: [{"field": "body.priority", "message": "..."}]\`. Unknown paths are 404, a known path
-with another method is 405 with \`Allow\`.
+with another method is 405 with \`Allow\`. Unknown query parameters on /v1 are 422. Requests the HTTP
+parser cannot read get the same body: 400, or 431 when the headers exceed 16 KiB. Every JSON answer
+carries \`Cache-Control: no-store\` and \`X-Content-Type-Options: nosniff\`.
 
-**Pagination.** Lists take \`limit\` and \`offset\` (or \`skip\`, the same parameter) and return a
-bare array; a page shorter than \`limit\` is the last one.
+**Pagination.** Lists take \`limit\` and \`offset\` (or \`skip\`, the same parameter, at most 100,000:
+narrow the list with filters to reach further) and return a bare array; a page shorter than
+\`limit\` is the last one.
 
 **Rate limits.** Per key and minute (by default 2,000 for admin keys, 200 for read-only keys). Authenticated
 responses carry \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`; a 429 carries

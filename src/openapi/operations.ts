@@ -1,4 +1,5 @@
 import type { FastifySchema, RouteOptions } from 'fastify';
+import { isApiRoute } from '../shared/http-rules.js';
 import { ErrorBody } from '../shared/schemas.js';
 import type { ComponentCollector } from './components.js';
 
@@ -12,29 +13,42 @@ export function isDocumentationRoute(url: string, docsPrefix: string): boolean {
 
 type Responses = Record<string, unknown>;
 
+/** Methods whose requests may carry a body, which Fastify then parses (GET and HEAD bodies are ignored). */
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
 /**
  * The error statuses a route can answer with, derived from how it is declared rather than
  * listed by hand on each route, so a new route is documented completely without extra work:
  * - every authenticated route: 401 (key) and 429 (rate limit); 403 when it needs a scope or an
  *   admin key; 404 when it has path parameters (a record that does not exist); 422 when it takes
- *   path parameters, a query string or a body;
- * - a route with a JSON body: 400 (malformed JSON), 413 (over 1 MiB), 415 (not JSON);
- * - every route: 500.
+ *   path parameters, a query string or a body, and on every /v1 route (unknown query parameters);
+ * - a route whose method may carry a body: 400 (malformed JSON), 413 (over 1 MiB), 415 (a type it
+ *   cannot parse), also where the route itself takes no body (a DELETE sent with one);
+ * - a route with path parameters: 400 (a parameter that is not valid percent-encoding) and 414
+ *   (a parameter longer than Fastify's maxParamLength), both raised before the route runs;
+ * - every /v1 route, public ones included: 422 (an unknown query parameter);
+ * - every route: 431 (headers too large, from Node's HTTP parser) and 500, and 503 when the store
+ *   is unavailable (retryable, with Retry-After), but the health checks, which report on the store
+ *   instead of depending on it.
  * Public routes (no API key) answer in their own ways (a signed address that does not verify is
  * 403, not 404), so beyond these they list their statuses themselves. Statuses the route declares
  * itself keep their own schema.
  */
 export function errorStatusesOf(route: RouteOptions, schema: FastifySchema): number[] {
   const auth = route.config?.auth;
-  const statuses = [500];
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  const statuses = [431, 500];
+  if (!schema.tags?.includes('Health')) statuses.push(503);
   if (auth) {
     statuses.push(401, 429);
     if (auth.scope || auth.adminKey) statuses.push(403);
     if (schema.params) statuses.push(404);
     if (schema.body || schema.params || schema.querystring) statuses.push(422);
   }
-  if (schema.body && !route.config?.multipart) statuses.push(400, 413, 415);
-  return statuses.sort((a, b) => a - b);
+  if (isApiRoute(route.url)) statuses.push(422);
+  if (schema.params) statuses.push(400, 414);
+  if (!route.config?.multipart && methods.some((m) => BODY_METHODS.has(m))) statuses.push(400, 413, 415);
+  return [...new Set(statuses)].sort((a, b) => a - b);
 }
 
 /** Adds the error responses of `errorStatusesOf` that the route does not declare itself. */
@@ -79,17 +93,17 @@ const UPLOAD_BODY = {
   properties: { file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The file; the part\'s own Content-Type is its type' } },
 };
 
-/** A response of raw bytes (a download) as a non-JSON content, so it is not shown as JSON. */
+/**
+ * A response of raw bytes (a download) as a non-JSON content, so it is not shown as JSON: any
+ * media type, since a file is served with the type it was uploaded as.
+ */
 function documentResponse(schema: unknown, named: ComponentCollector): unknown {
   const s = schema as Record<string, unknown> | undefined;
   if (s?.type === 'string' && s.format === 'binary') {
-    // 3.1 describes bytes with contentMediaType; `format: binary` is the 3.0 way.
-    const { description, ...rest } = s;
+    // 3.1 describes raw bytes by the media type alone; `format: binary` is the 3.0 way.
+    const { description, headers, ...rest } = s;
     delete rest.format;
-    return {
-      description,
-      content: { 'application/octet-stream': { schema: { ...rest, contentMediaType: 'application/octet-stream' } } },
-    };
+    return { description, ...(headers ? { headers } : {}), content: { '*/*': { schema: rest } } };
   }
   return named.refer(schema);
 }

@@ -82,11 +82,19 @@ export function responses<T extends Record<number, TSchema>>(success: T, extra: 
   return out as T & typeof commonErrors;
 }
 
+/**
+ * The deepest page `offset`/`skip` may reach. An offset is read and thrown away row by row, so a
+ * deep one costs as much as reading every row before it; past this, narrow the list with filters.
+ */
+export const MAX_OFFSET = 100_000;
+
 /** Query properties for pagination: `offset` and `skip` are the same parameter (decisions §6). */
 export function pageQuery(defaultLimit: number, maxLimit: number) {
+  const skipped = (other: string) =>
+    `Records to skip (same as ${other}), 0 to ${MAX_OFFSET.toLocaleString('en-US')}; to reach further, narrow the list with filters`;
   return {
     limit: Type.Integer({ minimum: 1, maximum: maxLimit, default: defaultLimit, description: `Page size, 1 to ${maxLimit}` }),
-    offset: Type.Optional(Type.Integer({ minimum: 0, description: 'Records to skip (same as skip)' })),
-    skip: Type.Optional(Type.Integer({ minimum: 0, description: 'Records to skip (same as offset)' })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_OFFSET, description: skipped('skip') })),
+    skip: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_OFFSET, description: skipped('offset') })),
   };
 }

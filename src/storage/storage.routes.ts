@@ -1,11 +1,11 @@
 import contentDisposition from 'content-disposition';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance } from 'fastify';
 import { Readable } from 'node:stream';
 import rangeParser from 'range-parser';
 import { Type } from 'typebox';
 import type { AppDeps } from '../app.js';
-import { errors } from '../errors.js';
+import { errors, handleError } from '../errors.js';
 import { findAttachmentById } from '../modules/attachments/attachments.repository.js';
 import { ErrorBody } from '../shared/schemas.js';
 import type { ByteRange } from './blob-store.js';
@@ -15,9 +15,34 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 // Deliberately loose: a malformed address is a bad signature (403), not a validation error.
 const Params = Type.Object({ attachment_id: Type.String() });
-// Streams are never serialized; the schema documents the body.
-const FileBytes = Type.Unsafe<Readable>({ type: 'string', format: 'binary', description: 'The file, or the requested range of it' });
-const Query = Type.Object({ expires: Type.Optional(Type.String()), signature: Type.Optional(Type.String()) });
+/** What every download carries (set below), for the OpenAPI document. */
+const DOWNLOAD_HEADERS = {
+  'Content-Disposition': Type.String({ description: '`attachment`, with the file name (RFC 6266: ASCII `filename` and UTF-8 `filename*`)' }),
+  'Accept-Ranges': Type.String({ description: 'Always `bytes`: a Range request is answered with 206' }),
+  'Cache-Control': Type.String({ description: 'Always `private`' }),
+  'X-Content-Type-Options': Type.String({ description: 'Always `nosniff`' }),
+  'Content-Security-Policy': Type.String({ description: 'Always `sandbox`: an uploaded HTML file never runs as a page of the service' }),
+};
+// Streams are never serialized; the schema documents the body and its headers.
+const FileBytes = Type.Unsafe<Readable>({
+  type: 'string',
+  format: 'binary',
+  description: 'The file, with the Content-Type it was uploaded with',
+  headers: DOWNLOAD_HEADERS,
+});
+const PartOfFile = Type.Unsafe<Readable>({
+  type: 'string',
+  format: 'binary',
+  description: 'The requested range of the file (one range)',
+  headers: { ...DOWNLOAD_HEADERS, 'Content-Range': Type.String({ description: '`bytes <first>-<last>/<size>`' }) },
+});
+// The exact forms the service issues; anything else is the same 403 as a wrong signature.
+const Query = Type.Object({
+  expires: Type.Optional(
+    Type.String({ pattern: '^[0-9]{1,12}$', description: 'When the address stops working, in Unix seconds (at most 12 digits), as issued' }),
+  ),
+  signature: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{43}$', description: 'HMAC-SHA256 of the address, base64url, as issued' })),
+});
 
 /**
  * `attachment` with an ASCII `filename` for old clients and the exact UTF-8 name in `filename*`
@@ -36,13 +61,17 @@ function dispositionOf(filename: string): string {
  */
 export async function storageRoutes(fastify: FastifyInstance, deps: AppDeps & { signer: UrlSigner }): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  // A malformed address is a bad address (403, revealing nothing), not a validation error (422).
+  app.setErrorHandler((error: FastifyError, request, reply) =>
+    handleError(error.validation ? (errors.signedUrlInvalid() as unknown as FastifyError) : error, request, reply),
+  );
   app.get('/storage/:attachment_id', {
     schema: {
       tags: ['Attachments'],
       summary: 'Download an attachment through a signed address (no Authorization)',
       params: Params,
       querystring: Query,
-      response: { 200: FileBytes, 206: FileBytes, 403: ErrorBody, 416: ErrorBody },
+      response: { 200: FileBytes, 206: PartOfFile, 403: ErrorBody, 416: ErrorBody },
     },
     handler: async (request, reply) => {
       const id = request.params.attachment_id.toLowerCase();

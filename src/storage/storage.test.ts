@@ -125,6 +125,9 @@ describe('signed downloads', () => {
       `/storage/${id}?expires=${expires}`,
       `/storage/${id}`,
       `/storage/not-a-uuid?expires=${expires}&signature=${signature}`,
+      `/storage/${id}?expires=1e308&signature=${signature}`,
+      `/storage/${id}?expires=9223372036854775808&signature=${signature}`,
+      `/storage/${id}?expires=${expires}&signature=${signature}x`,
     ];
     for (const path of variants) {
       const res = await t.app.inject({ method: 'GET', url: path });

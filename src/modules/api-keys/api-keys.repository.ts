@@ -1,6 +1,6 @@
 import type { Updateable } from 'kysely';
 import type { ApiKeyRow, ApiKeysTable } from '../../db/types.js';
-import type { Executor } from '../../shared/executor.js';
+import { forUpdate, type Executor } from '../../shared/executor.js';
 import type { Page } from '../../shared/pagination.js';
 import type { KeyStatus } from './api-keys.schemas.js';
 
@@ -30,13 +30,10 @@ export interface ApiKeyFilter {
   now: string;
 }
 
-export function findApiKey(db: Executor, organizationId: string, id: string): Promise<ApiKeyColumns | undefined> {
-  return db
-    .selectFrom('api_keys')
-    .select(COLUMNS)
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+/** The key; with `lock`, locked until the transaction ends (see forUpdate). */
+export function findApiKey(db: Executor, organizationId: string, id: string, lock = false): Promise<ApiKeyColumns | undefined> {
+  const query = db.selectFrom('api_keys').select(COLUMNS).where('organization_id', '=', organizationId).where('id', '=', id);
+  return forUpdate(db, query, lock).executeTakeFirst();
 }
 
 /** Keys of the organization whose prefix starts with `prefix` (at most `limit`), for the CLI. */

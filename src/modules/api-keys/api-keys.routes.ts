@@ -46,7 +46,8 @@ export async function apiKeysRoutes(fastify: FastifyInstance, deps: AppDeps): Pr
     schema: {
       tags,
       summary: 'Create an API key; the answer carries the plain key, shown this once',
-      description: 'Admin keys only. A key can grant only scopes it holds itself.',
+      description:
+        'Admin keys only. Key authority: the new key must hold only scopes the calling key holds and expire no later than it (never expiring counts as latest); otherwise 403 naming what is missing.',
       body: CreateApiKeyBody,
       response: responses({ 201: CreatedApiKey }, [400, 413, 415]),
     },
@@ -62,7 +63,7 @@ export async function apiKeysRoutes(fastify: FastifyInstance, deps: AppDeps): Pr
       tags,
       summary: 'Update an API key (partial)',
       description:
-        'Admin keys only. An admin key record may change name, scopes, expires_at and holder_user_id; a read-only key record only its name. Revoked and expired keys are 409.',
+        'Admin keys only. An admin key record may change name, scopes, expires_at and holder_user_id; a read-only key record only its name. Revoked and expired keys are 409. Key authority: the key, as it is and as it would become, must hold only scopes the calling key holds and expire no later than it, so no key can widen its own scopes or extend its own expiry; otherwise 403 naming what is missing.',
       params: ApiKeyParams,
       body: UpdateApiKeyBody,
       response: responses({ 200: ApiKey, 404: ErrorBody, 409: ErrorBody }, [400, 413, 415]),
@@ -75,7 +76,8 @@ export async function apiKeysRoutes(fastify: FastifyInstance, deps: AppDeps): Pr
     schema: {
       tags,
       summary: 'Revoke an API key: refused (401) from the next request on; the record stays',
-      description: 'Admin keys; a read-only key may revoke itself only. Revoking a revoked key is a 204 that changes nothing.',
+      description:
+        'Admin keys; a read-only key may revoke itself only. A key may always revoke itself; another key only if it holds no scope the calling key lacks and expires no later than it (else 403). Revoking a revoked key is a 204 that changes nothing.',
       params: ApiKeyParams,
       response: responses({ 204: Type.Null(), 404: ErrorBody }),
     },

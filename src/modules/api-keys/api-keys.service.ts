@@ -1,13 +1,16 @@
+import type { Kysely } from 'kysely';
 import { hashApiKey, isWellFormedApiKey } from '../../auth/api-keys.js';
 import { findApiKeyByHash } from '../../auth/api-keys.repository.js';
-import { createApiKey, resolveScopes } from '../../auth/api-keys.service.js';
+import { createApiKey, READONLY_KEY_LIFETIME_MS, resolveScopes } from '../../auth/api-keys.service.js';
 import type { AuthContext } from '../../auth/authenticate.js';
 import { ALL_SCOPES, READ_SCOPES, type Scope } from '../../auth/scopes.js';
 import type { Store } from '../../db/store.js';
+import type { Database } from '../../db/types.js';
 import { errors, type FieldError } from '../../errors.js';
 import type { Executor } from '../../shared/executor.js';
 import type { Page } from '../../shared/pagination.js';
 import { nowIso, toIso, toIsoOrNull } from '../../shared/time.js';
+import { actorOf, changesBetween, SYSTEM_ACTOR, withEvents, type EventLog, type NewEvent } from '../events/events.log.js';
 import { userExists } from '../users/users.repository.js';
 import {
   findApiKey,
@@ -24,7 +27,7 @@ export interface ApiKeyDeps {
 }
 
 /** The calling key, as far as key management needs it. */
-export type Caller = Pick<AuthContext, 'keyId' | 'organizationId' | 'role' | 'scopes' | 'holderUserId'>;
+export type Caller = Pick<AuthContext, 'keyId' | 'organizationId' | 'role' | 'scopes' | 'holderUserId' | 'expiresAt'>;
 
 /** The public shape of a key row: never the hash, never the plain key. */
 export function presentApiKey(row: ApiKeyColumns): ApiKey {
@@ -49,9 +52,9 @@ function canSee(caller: Caller, row: ApiKeyColumns): boolean {
 }
 
 /** The key, or a 404 that looks the same whether it is missing, another organization's or not visible. */
-async function getVisibleKey(db: Executor, caller: Caller, id: string): Promise<ApiKeyColumns> {
+async function getVisibleKey(db: Executor, caller: Caller, id: string, lock = false): Promise<ApiKeyColumns> {
   // Ids are stored lower-case; a UUID is the same id in either case.
-  const row = await findApiKey(db, caller.organizationId, id.toLowerCase());
+  const row = await findApiKey(db, caller.organizationId, id.toLowerCase(), lock);
   if (!row || !canSee(caller, row)) throw errors.notFound('API key');
   return row;
 }
@@ -61,10 +64,28 @@ const isExpired = (row: ApiKeyColumns, now: number): boolean => {
   return expiresAt !== null && Date.parse(expiresAt) <= now;
 };
 
-/** A key can hand out only scopes it holds itself, so no key can mint a stronger one (403 naming the scope). */
-function assertCanGrant(caller: Caller, scopes: readonly string[]): void {
-  const missing = scopes.find((s) => !caller.scopes.has(s));
+/** What key authority looks at: a key's scopes and its expiry (null: never). */
+interface KeyReach {
+  scopes: readonly string[];
+  expiresAt: string | null;
+}
+
+const reachOf = (row: ApiKeyColumns): KeyReach => ({ scopes: JSON.parse(row.scopes) as string[], expiresAt: toIsoOrNull(row.expires_at) });
+
+/**
+ * Key authority (decisions §2): a key may create, change or revoke only keys whose scopes are a
+ * subset of its own and whose expiry is no later than its own (never expiring counts as latest).
+ * Checked on the target key as it is and as it would become, so a narrow or short-lived key can
+ * neither touch a stronger key nor make one, itself included: it can never widen its own scopes or
+ * extend its own expiry. 403 naming what the caller lacks. The CLI (the operator) is not bound.
+ */
+function assertAuthority(caller: Caller, target: KeyReach): void {
+  const missing = target.scopes.find((s) => !caller.scopes.has(s));
   if (missing !== undefined) throw errors.forbidden(missing);
+  const limit = caller.expiresAt;
+  if (limit !== null && (target.expiresAt === null || Date.parse(target.expiresAt) > Date.parse(limit))) {
+    throw errors.keyOutlivesCaller(toIsoOrNull(target.expiresAt), limit);
+  }
 }
 
 function assertFuture(expiresAt: string | null | undefined): void {
@@ -110,8 +131,9 @@ export async function createKey(deps: ApiKeyDeps, caller: Caller, body: CreateAp
     throw errors.invalidField('body.expires_at', 'cannot be set: a read-only key always expires 72 hours after creation');
   }
   assertFuture(body.expires_at);
-  assertCanGrant(caller, scopes);
-  return deps.store.db.transaction().execute(async (trx) => {
+  const expiresAt = body.role === 'readonly' ? new Date(Date.now() + READONLY_KEY_LIFETIME_MS).toISOString() : (body.expires_at ?? null);
+  assertAuthority(caller, { scopes, expiresAt: toIsoOrNull(expiresAt) });
+  return withEvents(deps.store.db, caller.organizationId, actorOf(caller), async (trx, events) => {
     await assertHolder(trx, caller.organizationId, body.holder_user_id);
     const { key, record } = await createApiKey(trx, {
       organizationId: caller.organizationId,
@@ -121,6 +143,7 @@ export async function createKey(deps: ApiKeyDeps, caller: Caller, body: CreateAp
       holderUserId: body.holder_user_id ?? null,
       expiresAt: body.expires_at ?? null,
     });
+    events.add(apiKeyCreated(record));
     return { ...presentApiKey(record), key };
   });
 }
@@ -131,8 +154,10 @@ export async function createKey(deps: ApiKeyDeps, caller: Caller, body: CreateAp
  */
 export async function updateKey(deps: ApiKeyDeps, caller: Caller, id: string, body: UpdateApiKeyBody): Promise<ApiKey> {
   const { db } = deps.store;
-  return db.transaction().execute(async (trx) => {
-    const row = await getVisibleKey(trx, caller, id);
+  return withEvents(db, caller.organizationId, actorOf(caller), async (trx, events) => {
+    const row = await getVisibleKey(trx, caller, id, true);
+    const current = reachOf(row);
+    assertAuthority(caller, current);
     if (row.revoked_at !== null) throw errors.conflict('The API key is revoked; a revoked key cannot be changed');
     if (isExpired(row, Date.now())) throw errors.conflict('The API key has expired; an expired key cannot be changed');
     if (row.role === 'readonly') {
@@ -142,22 +167,24 @@ export async function updateKey(deps: ApiKeyDeps, caller: Caller, id: string, bo
       if (fixed.length > 0) throw errors.validation(fixed);
     }
     const changes: Parameters<typeof updateApiKey>[3] = {};
-    if (body.scopes !== undefined) {
-      const scopes = resolveScopes('admin', body.scopes);
-      assertCanGrant(caller, scopes);
-      changes.scopes = JSON.stringify(scopes);
-    }
-    if (body.expires_at !== undefined) {
-      assertFuture(body.expires_at);
-      changes.expires_at = body.expires_at === null ? null : toIso(body.expires_at);
-    }
+    const scopes = body.scopes === undefined ? current.scopes : resolveScopes('admin', body.scopes);
+    if (body.expires_at !== undefined) assertFuture(body.expires_at);
+    const expiresAt = body.expires_at === undefined ? current.expiresAt : toIsoOrNull(body.expires_at);
+    assertAuthority(caller, { scopes, expiresAt });
+    if (body.scopes !== undefined) changes.scopes = JSON.stringify(scopes);
+    if (body.expires_at !== undefined) changes.expires_at = expiresAt;
     if (body.holder_user_id !== undefined) {
       await assertHolder(trx, caller.organizationId, body.holder_user_id);
       changes.holder_user_id = body.holder_user_id;
     }
     if (body.name !== undefined) changes.name = body.name;
-    if (Object.keys(changes).length > 0) await updateApiKey(trx, caller.organizationId, row.id, changes);
-    return presentApiKey(await getVisibleKey(trx, caller, row.id));
+    if (Object.keys(changes).length === 0) return presentApiKey(row);
+    await updateApiKey(trx, caller.organizationId, row.id, changes);
+    const key = presentApiKey({ ...row, ...changes });
+    const changed = changesBetween(presentApiKey(row), key);
+    // Storing the values already there (the same name again) is no change: no event.
+    if (changed) events.add({ type: 'api_key.updated', resourceType: 'api_key', resourceId: key.id, object: key, changes: changed });
+    return key;
   });
 }
 
@@ -167,9 +194,26 @@ export async function updateKey(deps: ApiKeyDeps, caller: Caller, id: string, bo
  * keys, and read-only keys on themselves only.
  */
 export async function revokeKey(deps: ApiKeyDeps, caller: Caller, id: string): Promise<void> {
-  const { db } = deps.store;
-  const row = await getVisibleKey(db, caller, id);
-  if (row.revoked_at === null) await revokeApiKey(db, caller.organizationId, row.id, nowIso());
+  await withEvents(deps.store.db, caller.organizationId, actorOf(caller), async (trx, events) => {
+    const row = await getVisibleKey(trx, caller, id, true);
+    // A key may always revoke itself; any other only within its authority.
+    if (row.id !== caller.keyId) assertAuthority(caller, reachOf(row));
+    await revokeWithEvent(trx, events, caller.organizationId, row);
+  });
+}
+
+/** Revokes the key unless it is revoked already, with its `api_key.revoked` event; true when this call revoked it. */
+async function revokeWithEvent(trx: Executor, events: EventLog, organizationId: string, row: ApiKeyColumns): Promise<boolean> {
+  const now = nowIso();
+  if (row.revoked_at !== null || !(await revokeApiKey(trx, organizationId, row.id, now))) return false;
+  const key = presentApiKey({ ...row, revoked_at: now });
+  events.add({ type: 'api_key.revoked', resourceType: 'api_key', resourceId: key.id, object: key, changes: { revoked_at: { old: null, new: key.revoked_at } }, occurredAt: now });
+  return true;
+}
+
+/** `api_key.created` for a key just made (never its hash or plain key: the public record only). */
+export function apiKeyCreated(record: ApiKeyColumns): NewEvent {
+  return { type: 'api_key.created', resourceType: 'api_key', resourceId: record.id, object: presentApiKey(record), occurredAt: toIso(record.created_at) };
 }
 
 // The operator's side (`ticketing keys list|revoke`): the store's owner acts on a whole organization.
@@ -204,7 +248,10 @@ export async function findOrganizationKeys(db: Executor, organizationId: string,
   return (await findApiKeysByPrefix(db, organizationId, reference, 10)).map(presentApiKey);
 }
 
-/** Revokes the key unless it is already revoked; true when this call revoked it. */
-export function revokeOrganizationKey(db: Executor, organizationId: string, id: string): Promise<boolean> {
-  return revokeApiKey(db, organizationId, id, nowIso());
+/** Revokes the key unless it is already revoked (the command line: the actor is `system`); true when this call revoked it. */
+export function revokeOrganizationKey(db: Kysely<Database>, organizationId: string, id: string): Promise<boolean> {
+  return withEvents(db, organizationId, SYSTEM_ACTOR, async (trx, events) => {
+    const row = await findApiKey(trx, organizationId, id, true);
+    return row !== undefined && revokeWithEvent(trx, events, organizationId, row);
+  });
 }

@@ -445,6 +445,93 @@ describe('api keys: revoke', () => {
   });
 });
 
+describe('api keys: key authority (decisions §2)', () => {
+  /** The record as the unrestricted admin key sees it, for "nothing changed" checks (use aside). */
+  const snapshot = async (id: string) => ({ ...(await getKey(id)), last_used_at: null });
+  const patch = (id: string, body: Record<string, unknown>, key: string) => t.request({ method: 'PATCH', url: `/v1/api-keys/${id}`, body, key });
+  const revoke = (id: string, key: string) => t.request({ method: 'DELETE', url: `/v1/api-keys/${id}`, key });
+  const adminRecord = async () => (await list('?limit=100')).find((k) => k.key_prefix === t.org.adminKey.slice(0, 16))!;
+  const expectForbidden = (res: { statusCode: number; json: <T>() => T }, detail: RegExp) => {
+    expect(res.statusCode).toBe(403);
+    expect(res.json<{ detail: string }>().detail).toMatch(detail);
+  };
+
+  it('a 1-hour admin key holding only tickets:read cannot outlive itself, mint a stronger key or touch the admin key', async () => {
+    const short = await createKey({ role: 'admin', scopes: ['tickets:read'], expires_at: inHours(1) });
+    const own = await snapshot(short.id);
+    // Never extend its own expiry: neither remove it nor move it later.
+    expectForbidden(await patch(short.id, { expires_at: null }, short.key), /^Insufficient permissions: requires a key that never expires \(this key expires at /);
+    expectForbidden(await patch(short.id, { expires_at: inHours(2) }, short.key), /requires a key that expires no earlier than/);
+    expect(await snapshot(short.id)).toEqual(own);
+    // No key that never expires, outlives it, or holds more scopes.
+    for (const body of [
+      { role: 'admin', scopes: ['tickets:read'] },
+      { role: 'admin', scopes: ['tickets:read'], expires_at: inHours(2) },
+      { role: 'readonly', scopes: ['tickets:read'] },
+    ]) {
+      const res = await t.request({ method: 'POST', url: '/v1/api-keys', key: short.key, body: { name: 'stronger', ...body } });
+      expectForbidden(res, /requires a key that (never expires|expires no earlier than)/);
+    }
+    expectForbidden(
+      await t.request({ method: 'POST', url: '/v1/api-keys', key: short.key, body: { name: 'x', role: 'admin', scopes: ['tickets:read', 'tickets:write'], expires_at: inHours(0.5) } }),
+      /^Insufficient permissions: requires tickets:write$/,
+    );
+    expect((await list('?limit=100')).filter((k) => k.name === 'stronger')).toEqual([]);
+    // The unrestricted admin key is out of its reach: not its scopes, not its name, not revoking it.
+    const admin = await adminRecord();
+    expectForbidden(await patch(admin.id, { scopes: [] }, short.key), /^Insufficient permissions: requires /);
+    expectForbidden(await patch(admin.id, { name: 'mine now' }, short.key), /^Insufficient permissions: requires /);
+    expectForbidden(await revoke(admin.id, short.key), /^Insufficient permissions: requires /);
+    expect(await adminRecord()).toMatchObject({ scopes: admin.scopes, name: admin.name, revoked_at: null });
+    expect((await t.request({ method: 'GET', url: '/v1/test' })).statusCode).toBe(200);
+
+    // Within its authority it works: a narrower, shorter-lived key; shortening or narrowing itself.
+    const child = await createKey({ role: 'admin', scopes: ['tickets:read'], expires_at: inHours(0.5) }, short.key);
+    expect(child.scopes).toEqual(['tickets:read']);
+    expect((await patch(child.id, { name: 'child' }, short.key)).statusCode).toBe(200);
+    const shorter = await patch(short.id, { expires_at: inHours(0.75) }, short.key);
+    expect(shorter.statusCode, shorter.body).toBe(200);
+    expect((await patch(short.id, { scopes: [] }, short.key)).statusCode).toBe(200);
+    // And it may always revoke itself, whatever it has become.
+    expect((await revoke(short.id, short.key)).statusCode).toBe(204);
+  });
+
+  it('a tickets:read,tickets:write key cannot revoke the all-scope admin key, only keys within its scopes', async () => {
+    const writer = await createKey({ role: 'admin', scopes: ['tickets:read', 'tickets:write'] });
+    const admin = await adminRecord();
+    expectForbidden(await revoke(admin.id, writer.key), /^Insufficient permissions: requires (?!tickets:(read|write))\w+:\w+$/);
+    expect((await adminRecord()).revoked_at).toBeNull();
+    expect((await t.request({ method: 'GET', url: '/v1/tickets' })).statusCode).toBe(200);
+
+    const stronger = await createKey({ role: 'admin', scopes: ['tickets:read', 'tickets:delete'] });
+    expectForbidden(await revoke(stronger.id, writer.key), /^Insufficient permissions: requires tickets:delete$/);
+    expect((await snapshot(stronger.id)).revoked_at).toBeNull();
+
+    const narrower = await createKey({ role: 'admin', scopes: ['tickets:read'], expires_at: inHours(5) });
+    expect((await revoke(narrower.id, writer.key)).statusCode).toBe(204);
+    const readonly = await createKey({ role: 'readonly', scopes: ['tickets:read'] });
+    expect((await revoke(readonly.id, writer.key)).statusCode).toBe(204);
+  });
+
+  it('checks the key as it would become: a narrow key cannot raise a narrower one', async () => {
+    const writer = await createKey({ role: 'admin', scopes: ['tickets:read', 'tickets:write'] });
+    const narrower = await createKey({ role: 'admin', scopes: ['tickets:read'], expires_at: inHours(5) });
+    expectForbidden(await patch(narrower.id, { scopes: ['tickets:read', 'users:read'] }, writer.key), /^Insufficient permissions: requires users:read$/);
+    expect((await snapshot(narrower.id)).scopes).toEqual(['tickets:read']);
+    // A caller that never expires may lift the expiry of a key within its scopes.
+    const lifted = await patch(narrower.id, { expires_at: null, scopes: ['tickets:read', 'tickets:write'] }, writer.key);
+    expect(lifted.statusCode, lifted.body).toBe(200);
+    expect(lifted.json()).toMatchObject({ expires_at: null, scopes: ['tickets:read', 'tickets:write'] });
+  });
+
+  it('the CLI is the operator and is not bound (keys made through it are the way back in)', async () => {
+    // Keys made by the operator (the test helper calls the same createApiKey as `ticketing keys create`).
+    const operatorKey = await t.org.key({ name: 'made by the operator', scopes: ['users:read'] });
+    const res = await t.request({ method: 'GET', url: '/v1/users', key: operatorKey });
+    expect(res.statusCode).toBe(200);
+  });
+});
+
 describe('api keys: access and tenancy', () => {
   it.each([
     ['GET', '/v1/api-keys', undefined],

@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { AttachmentRow, AttachmentsTable } from '../../db/types.js';
-import type { Executor } from '../../shared/executor.js';
+import { forUpdate, type Executor } from '../../shared/executor.js';
 import type { Page } from '../../shared/pagination.js';
 
 const COLUMNS = ['id', 'organization_id', 'ticket_id', 'filename', 'content_type', 'size_bytes', 'uploaded_by_user_id', 'created_at'] as const;
@@ -9,15 +9,15 @@ export async function insertAttachment(db: Executor, row: Insertable<Attachments
   await db.insertInto('attachments').values(row).execute();
 }
 
-/** An attachment of a ticket of the organization; undefined when any of the three do not match. */
-export function findAttachment(db: Executor, organizationId: string, ticketId: string, id: string): Promise<AttachmentRow | undefined> {
-  return db
+/** An attachment of a ticket of the organization; undefined when any of the three do not match. With `lock`, locked (see forUpdate). */
+export function findAttachment(db: Executor, organizationId: string, ticketId: string, id: string, lock = false): Promise<AttachmentRow | undefined> {
+  const query = db
     .selectFrom('attachments')
     .select(COLUMNS)
     .where('organization_id', '=', organizationId)
     .where('ticket_id', '=', ticketId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+    .where('id', '=', id);
+  return forUpdate(db, query, lock).executeTakeFirst();
 }
 
 /** An attachment by id alone, for signed downloads: the signature has already proved access. */

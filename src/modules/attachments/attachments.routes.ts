@@ -1,10 +1,12 @@
 import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../app.js';
 import { authOf } from '../../auth/authenticate.js';
+import { actorOf } from '../events/events.log.js';
 import { errors } from '../../errors.js';
+import { uploadRateLimiter } from '../../limits/rate-limit.js';
 import { toPage } from '../../shared/pagination.js';
 import { ErrorBody, responses } from '../../shared/schemas.js';
 import type { UrlSigner } from '../../storage/signed-urls.js';
@@ -25,16 +27,8 @@ async function checkUploadHeaders(request: FastifyRequest): Promise<void> {
   if (length > MAX_REQUEST_BYTES) throw errors.fileTooLarge();
 }
 
-/**
- * A rejected upload may still be arriving. Node would read the rest of it to keep the connection
- * alive; closing it instead stops a client from making the server drain 30 MB of nothing.
- */
-async function closeIfUnread(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
-  if (reply.statusCode >= 400 && !request.raw.readableEnded) void reply.header('connection', 'close');
-  return payload;
-}
-
 export async function attachmentsRoutes(fastify: FastifyInstance, deps: AppDeps & { signer: UrlSigner }): Promise<void> {
+  const uploadRateExceeded = uploadRateLimiter(fastify, deps.config.rateLimit);
   // Encapsulated: only the routes of this plugin accept multipart bodies.
   await fastify.register(multipart, {
     preservePath: true,
@@ -83,13 +77,15 @@ export async function attachmentsRoutes(fastify: FastifyInstance, deps: AppDeps 
       summary: 'Upload a file (multipart/form-data, one part named file, at most 30 MB)',
       consumes: ['multipart/form-data'],
       params: TicketAttachmentsParams,
-      response: responses({ 201: Attachment, 404: ErrorBody }, [400]),
+      response: responses({ 201: Attachment, 404: ErrorBody }, [400, 413]),
     },
     preParsing: async (request, _reply, payload) => {
+      // After the key's request budget and scope (app-level hooks run first), before any byte is read.
+      const retryAfter = await uploadRateExceeded(request);
+      if (retryAfter !== null) throw errors.uploadRateLimited(deps.config.rateLimit.uploadsPerMinute, retryAfter);
       await checkUploadHeaders(request);
       return payload;
     },
-    onSend: closeIfUnread,
     handler: async (request, reply) => {
       const auth = authOf(request);
       await attachments.checkTicket(deps, auth.organizationId, request.params.ticket_id);
@@ -102,7 +98,7 @@ export async function attachmentsRoutes(fastify: FastifyInstance, deps: AppDeps 
     config: { auth: { scope: 'attachments:delete' } },
     schema: { tags, summary: 'Delete an attachment and its file', params: AttachmentParams, response: responses({ 204: Type.Null(), 404: ErrorBody }) },
     handler: async (request, reply) => {
-      await attachments.deleteAttachment(deps, authOf(request).organizationId, request.params.ticket_id, request.params.attachment_id);
+      await attachments.deleteAttachment(deps, authOf(request).organizationId, request.params.ticket_id, request.params.attachment_id, actorOf(authOf(request)));
       return reply.code(204).send(null);
     },
   });

@@ -1,13 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Multipart, MultipartFile } from '@fastify/multipart';
 import type { AuthContext } from '../../auth/authenticate.js';
+import type { Config } from '../../config.js';
 import type { Store } from '../../db/store.js';
 import type { AttachmentRow } from '../../db/types.js';
-import { errors } from '../../errors.js';
+import { AppError, errors, toAppError } from '../../errors.js';
+import { pipeline } from 'node:stream';
 import type { Page } from '../../shared/pagination.js';
 import { nowIso, toIso } from '../../shared/time.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import type { SignedUrl, UrlSigner } from '../../storage/signed-urls.js';
+import { actorOf, withEvents, type Actor } from '../events/events.log.js';
+import { storageUsed } from '../organizations/organizations.repository.js';
 import { getTicketRow } from '../tickets/tickets.service.js';
 import type { Attachment } from './attachments.schemas.js';
 import {
@@ -17,11 +21,13 @@ import {
   listAttachments as listAttachmentRows,
 } from './attachments.repository.js';
 import { ALLOWED_TYPES, normalizeMimeType, SignatureCheck } from './file-types.js';
+import { storedFilename } from './filenames.js';
 
 export interface AttachmentDeps {
   store: Store;
   blobs: BlobStore;
   signer: UrlSigner;
+  config: Pick<Config, 'storageQuotaBytes'>;
 }
 
 /** 30 MiB (decisions §8). */
@@ -65,9 +71,14 @@ export async function uploadAttachment(
   parts: AsyncIterable<Multipart>,
 ): Promise<Attachment> {
   const id = randomUUID();
+  const quota = deps.config.storageQuotaBytes;
+  // Room left under the organization's quota: checked while the file streams in, so an upload that
+  // cannot fit stops early; the commit checks again, exactly, against uploads committed meanwhile.
+  const usedBefore = quota === 0 ? 0 : await storageUsed(deps.store.db, auth.organizationId);
+  const room = quota === 0 ? Number.POSITIVE_INFINITY : quota - usedBefore;
   let upload: { filename: string; contentType: string; size: number } | null = null;
   try {
-    for await (const part of parts) {
+    for await (const part of readableParts(parts)) {
       if (part.type !== 'file') continue;
       if (part.fieldname !== 'file' || upload) {
         part.file.destroy();
@@ -78,8 +89,16 @@ export async function uploadAttachment(
         part.file.destroy();
         throw errors.fileTypeNotAllowed(contentType);
       }
-      const size = await stageFile(deps.blobs, id, auth.organizationId, part, contentType);
-      upload = { filename: part.filename, contentType, size };
+      let filename: string;
+      try {
+        filename = storedFilename(part.filename);
+      } catch (error) {
+        part.file.destroy();
+        throw error;
+      }
+      const overQuota = () => errors.storageQuotaExceeded(usedBefore, quota);
+      const size = await stageFile(deps.blobs, id, auth.organizationId, part, contentType, overQuota, room);
+      upload = { filename, contentType, size };
     }
     if (!upload) throw errors.badRequest(`${ONE_FILE_PART}; the request has no file part`);
     const row = {
@@ -92,16 +111,29 @@ export async function uploadAttachment(
       uploaded_by_user_id: auth.holderUserId,
       created_at: nowIso(),
     };
-    // The ticket may have been deleted while the file streamed: the foreign key refuses the row.
-    await insertAttachment(deps.store.db, row).catch(async (error: unknown) => {
+    const attachment = presentAttachment(row);
+    const actor = actorOf(auth);
+    await withEvents(deps.store.db, auth.organizationId, actor, async (trx, events) => {
+      await insertAttachment(trx, row);
+      if (quota > 0) {
+        // The insert's trigger added the size to the organization's usage and holds its lock until
+        // commit, so concurrent uploads (any process) are counted here: over the quota rolls back.
+        const used = await storageUsed(trx, auth.organizationId);
+        if (used > quota) throw errors.storageQuotaExceeded(used - row.size_bytes, quota);
+      }
+      events.add({ type: 'attachment.created', resourceType: 'attachment', resourceId: id, ticketId, object: attachment, occurredAt: row.created_at });
+    }).catch(async (error: unknown) => {
+      if (error instanceof AppError) throw error;
+      // The ticket may have been deleted while the file streamed: the foreign key refuses the row.
       if (!(await findTicketQuietly(deps, auth.organizationId, ticketId))) throw errors.notFound('Ticket');
       throw error;
     });
     await deps.blobs.publish(id).catch(async (error: unknown) => {
-      await deleteAttachmentRow(deps.store.db, auth.organizationId, ticketId, id);
+      // The row was committed (and announced): take it back the same way, so the log stays true.
+      await removeAttachmentRow(deps, auth.organizationId, ticketId, id, actor);
       throw error;
     });
-    return presentAttachment(row);
+    return attachment;
   } catch (error) {
     await deps.blobs.discard(id);
     throw error;
@@ -116,28 +148,82 @@ async function findTicketQuietly(deps: AttachmentDeps, organizationId: string, t
 }
 
 /**
- * Streams one part to staging through the signature check. The parser stops a file at the size
- * limit and emits `limit`; the write is then failed at once, so no truncated file is ever kept.
+ * The parts of the request. A body the parser cannot read — one that ends before its closing
+ * boundary, uses another boundary than its Content-Type names, or has a broken part header — is
+ * the client's error: a 400, never a 500. (Only the parser's errors pass through here: an error of
+ * the loop body ends this generator with `return`, not by throwing into it.)
  */
-async function stageFile(blobs: BlobStore, id: string, organizationId: string, part: MultipartFile, contentType: string): Promise<number> {
-  const check = new SignatureCheck(contentType);
-  // Stop reading the part: the parser then stops reading the request, which is closed. Done as
-  // soon as the upload fails, not once the store has cleaned up (a database round trip or two),
-  // or a fast client could push megabytes more meanwhile.
-  const stopReading = () => {
-    part.file.unpipe(check);
-    part.file.destroy();
-  };
-  check.once('error', stopReading);
-  part.file.on('limit', () => check.destroy(errors.fileTooLarge()));
-  part.file.on('error', (error) => check.destroy(error));
+async function* readableParts(parts: AsyncIterable<Multipart>): AsyncGenerator<Multipart> {
   try {
-    const size = await blobs.stage(id, part.file.pipe(check), { organizationId });
-    if (part.file.truncated || size > MAX_FILE_BYTES) throw errors.fileTooLarge();
+    for await (const part of parts) yield part;
+  } catch (error) {
+    throw asUploadError(error);
+  }
+}
+
+/** Errors of the multipart parser as the client's errors: ours and Fastify's keep their meaning. */
+function asUploadError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  // Fastify's multipart errors (limits, a premature close) carry a 4xx; busboy's own carry nothing.
+  const mapped = toAppError(error as Error);
+  return mapped.statusCode < 500 ? mapped : errors.malformedUpload();
+}
+
+/**
+ * The bytes of one file part. Read by async iteration, which (unlike `pipe` and `'error'`
+ * listeners attached now) also reports a stream that already failed before we got to it: with
+ * PostgreSQL the ticket check takes a round trip, and a small body that ends without its closing
+ * boundary has by then been parsed to the end, its file stream already destroyed with the parser's
+ * error. Listening for events that had already happened is what made such uploads hang forever.
+ */
+async function* fileBytes(file: MultipartFile['file'], tooMuch: () => AppError, room: number): AsyncGenerator<Buffer> {
+  let seen = 0;
+  try {
+    for await (const chunk of file) {
+      seen += (chunk as Buffer).length;
+      if (seen > room) throw tooMuch();
+      yield chunk as Buffer;
+    }
+  } catch (error) {
+    throw asUploadError(error);
+  }
+  // The parser stops a file at the size limit and ends it short; a truncated file is never kept.
+  if (file.truncated) throw errors.fileTooLarge();
+}
+
+/**
+ * Streams one part to staging through the signature check. The parser stops a file at the size
+ * limit and emits `limit`; the read is then failed at once, so no truncated file is ever kept and
+ * the rest of the request is not read. Any failure destroys the part's stream, which makes the
+ * parser stop reading the request (it is then closed), as soon as the upload fails rather than
+ * once the store has cleaned up (a database round trip or two), so a fast client cannot push
+ * megabytes more meanwhile.
+ */
+async function stageFile(
+  blobs: BlobStore,
+  id: string,
+  organizationId: string,
+  part: MultipartFile,
+  contentType: string,
+  overQuota: () => AppError,
+  room: number,
+): Promise<number> {
+  const file = part.file;
+  const onLimit = () => file.destroy(errors.fileTooLarge());
+  if (file.truncated) onLimit();
+  else file.once('limit', onLimit);
+  // pipeline, not pipe: an error anywhere (the parser's, the size limit, a mismatching signature,
+  // the store's) ends every stage, and ending the generator destroys the part's stream.
+  const source = pipeline(fileBytes(file, overQuota, room), new SignatureCheck(contentType), () => undefined);
+  try {
+    const size = await blobs.stage(id, source, { organizationId });
+    if (size > MAX_FILE_BYTES) throw errors.fileTooLarge();
     return size;
   } catch (error) {
-    stopReading();
+    file.destroy();
     throw error;
+  } finally {
+    file.off('limit', onLimit);
   }
 }
 
@@ -151,13 +237,23 @@ export async function getAttachment(deps: AttachmentDeps, organizationId: string
   return presentAttachment(await getAttachmentRow(deps, organizationId, ticketId, id));
 }
 
+/** Deletes the row with its `attachment.deleted` event; false when there was none. */
+async function removeAttachmentRow(deps: AttachmentDeps, organizationId: string, ticketId: string, id: string, actor: Actor): Promise<boolean> {
+  return withEvents(deps.store.db, organizationId, actor, async (trx, events) => {
+    const current = await findAttachment(trx, organizationId, ticketId, id, true);
+    if (!current || !(await deleteAttachmentRow(trx, organizationId, ticketId, id))) return false;
+    events.add({ type: 'attachment.deleted', resourceType: 'attachment', resourceId: id, ticketId, object: presentAttachment(current) });
+    return true;
+  });
+}
+
 /**
  * Removes the row, then the bytes. The database store's bytes go with the row (cascade); on disk
  * a crash between the two leaves only a file, which the start-up sweep removes.
  */
-export async function deleteAttachment(deps: AttachmentDeps, organizationId: string, ticketId: string, id: string): Promise<void> {
+export async function deleteAttachment(deps: AttachmentDeps, organizationId: string, ticketId: string, id: string, actor: Actor): Promise<void> {
   await getTicketRow(deps.store.db, organizationId, ticketId);
-  if (!(await deleteAttachmentRow(deps.store.db, organizationId, ticketId, id))) throw errors.notFound('Attachment');
+  if (!(await removeAttachmentRow(deps, organizationId, ticketId, id, actor))) throw errors.notFound('Attachment');
   await deps.blobs.remove([id]);
 }
 

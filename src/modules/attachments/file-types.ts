@@ -87,22 +87,45 @@ export function contentMismatch(declared: string, head: Buffer): string | null {
   return detected ?? 'application/octet-stream';
 }
 
+/** Types that must really be text: they are shown and opened as text, never run. */
+const TEXT_TYPES: ReadonlySet<string> = new Set(['text/plain', 'text/html']);
+
+/**
+ * Bytes no text file holds: NUL and the C0 controls other than tab, line feed, vertical tab, form
+ * feed, carriage return and escape (kept for terminal logs). Executables, images and archives show
+ * them within their first bytes; text in any ASCII-compatible encoding never does.
+ */
+// eslint-disable-next-line no-control-regex -- control bytes are exactly what this looks for
+const BINARY_BYTE = /[\x00-\x08\x0e-\x1a\x1c-\x1f]/;
+
+/** UTF-16 and UTF-32 text is full of NUL bytes; it is recognised by its byte order mark. */
+const hasWideBom = (head: Buffer): boolean =>
+  (head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff) || (head[0] === 0 && head[1] === 0 && head[2] === 0xfe && head[3] === 0xff);
+
+const looksBinary = (bytes: Buffer): boolean => BINARY_BYTE.test(bytes.toString('latin1'));
+
 /**
  * A pass-through stream that holds back the first SNIFF_BYTES bytes until it has checked them
- * against the declared type, so a mismatching upload fails before most of it is written.
+ * against the declared type, so a mismatching upload fails before most of it is written. Files
+ * declared as text are also checked to the last byte: a binary byte anywhere fails the upload,
+ * naming what the leading bytes look like (an `.exe` declared text/plain is not text).
  */
 export class SignatureCheck extends Transform {
   private head: Buffer[] = [];
   private headLength = 0;
   private checked = false;
+  private readonly text: boolean;
+  private wide = false;
 
   constructor(private readonly declared: string) {
     super();
+    this.text = TEXT_TYPES.has(declared);
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     if (this.checked) {
-      callback(null, chunk);
+      if (this.text && !this.wide && looksBinary(chunk)) callback(errors.fileContentMismatch(this.declared, 'application/octet-stream'));
+      else callback(null, chunk);
       return;
     }
     this.head.push(chunk);
@@ -123,7 +146,11 @@ export class SignatureCheck extends Transform {
     const head = Buffer.concat(this.head);
     this.head = [];
     this.checked = true;
-    const detected = contentMismatch(this.declared, head);
+    let detected = contentMismatch(this.declared, head);
+    if (detected === null && this.text) {
+      this.wide = hasWideBom(head);
+      if (!this.wide && looksBinary(head)) detected = detectType(head) ?? 'application/octet-stream';
+    }
     if (detected !== null) callback(errors.fileContentMismatch(this.declared, detected));
     else callback(null, head);
   }

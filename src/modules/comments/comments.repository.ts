@@ -1,6 +1,6 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { CommentRow, CommentsTable } from '../../db/types.js';
-import type { Executor } from '../../shared/executor.js';
+import { forUpdate, type Executor } from '../../shared/executor.js';
 import type { Page } from '../../shared/pagination.js';
 
 const COLUMNS = [
@@ -12,15 +12,15 @@ export async function insertComment(db: Executor, row: Insertable<CommentsTable>
   await db.insertInto('comments').values(row).execute();
 }
 
-/** The comment, only when it belongs to this ticket of this organization. */
-export function findComment(db: Executor, organizationId: string, ticketId: string, id: string): Promise<CommentRow | undefined> {
-  return db
+/** The comment, only when it belongs to this ticket of this organization; with `lock`, locked (see forUpdate). */
+export function findComment(db: Executor, organizationId: string, ticketId: string, id: string, lock = false): Promise<CommentRow | undefined> {
+  const query = db
     .selectFrom('comments')
     .select(COLUMNS)
     .where('organization_id', '=', organizationId)
     .where('ticket_id', '=', ticketId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+    .where('id', '=', id);
+  return forUpdate(db, query, lock).executeTakeFirst();
 }
 
 /** One page of a ticket's comments, oldest first; served by the (organization, ticket, created_at, id) index. */

@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../app.js';
 import { authOf } from '../../auth/authenticate.js';
+import { actorOf } from '../events/events.log.js';
 import { toPage } from '../../shared/pagination.js';
 import { ErrorBody, responses } from '../../shared/schemas.js';
 import {
@@ -70,6 +71,7 @@ export async function commentsRoutes(fastify: FastifyInstance, deps: AppDeps): P
         request.params.ticket_id,
         request.params.comment_id,
         request.body,
+        actorOf(authOf(request)),
       ),
   });
 
@@ -77,7 +79,7 @@ export async function commentsRoutes(fastify: FastifyInstance, deps: AppDeps): P
     config: { auth: { scope: 'comments:delete' } },
     schema: { tags, summary: 'Delete a comment', params: CommentParams, response: responses({ 204: Type.Null(), 404: ErrorBody }) },
     handler: async (request, reply) => {
-      await comments.deleteComment(deps, authOf(request).organizationId, request.params.ticket_id, request.params.comment_id);
+      await comments.deleteComment(deps, authOf(request).organizationId, request.params.ticket_id, request.params.comment_id, actorOf(authOf(request)));
       return reply.code(204).send(null);
     },
   });

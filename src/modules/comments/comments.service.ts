@@ -8,6 +8,7 @@ import type { Executor } from '../../shared/executor.js';
 import type { Page } from '../../shared/pagination.js';
 import { creationTimeIso } from '../../shared/clock.js';
 import { toIso } from '../../shared/time.js';
+import { actorOf, changesBetween, withEvents, type Actor } from '../events/events.log.js';
 import { getTicketRow } from '../tickets/tickets.service.js';
 import { userExists } from '../users/users.repository.js';
 import type { Comment, CreateCommentBody, UpdateCommentBody } from './comments.schemas.js';
@@ -23,8 +24,8 @@ export interface CommentDeps {
   store: Store;
 }
 
-/** Who is commenting: the organization, and the key's holder who authors by default. */
-export type Commenter = Pick<AuthContext, 'organizationId' | 'holderUserId'>;
+/** Who is commenting: the organization, the key (the event's actor) and its holder, who authors by default. */
+export type Commenter = Pick<AuthContext, 'organizationId' | 'holderUserId' | 'keyId'>;
 
 /** The public shape of a comment row. */
 export function presentComment(row: CommentRow): Comment {
@@ -41,8 +42,8 @@ export function presentComment(row: CommentRow): Comment {
 }
 
 /** The comment, or a 404 when it is missing or belongs to another ticket or organization. */
-async function getCommentRow(db: Executor, organizationId: string, ticketId: string, id: string): Promise<CommentRow> {
-  const row = await findComment(db, organizationId, ticketId, id);
+async function getCommentRow(db: Executor, organizationId: string, ticketId: string, id: string, lock = false): Promise<CommentRow> {
+  const row = await findComment(db, organizationId, ticketId, id, lock);
   if (!row) throw errors.notFound('Comment');
   return row;
 }
@@ -90,8 +91,12 @@ export async function createComment(
     created_at: now,
     updated_at: now,
   } satisfies Insertable<CommentsTable>;
-  await insertComment(db, row);
-  return presentComment(row);
+  const comment = presentComment(row);
+  await withEvents(db, organizationId, actorOf(caller), async (trx, events) => {
+    await insertComment(trx, row);
+    events.add({ type: 'comment.created', resourceType: 'comment', resourceId: row.id, ticketId, object: comment, occurredAt: now });
+  });
+  return comment;
 }
 
 /** Changes `body` and `is_internal`; `updated_at` moves only when a value actually changes. */
@@ -101,24 +106,35 @@ export async function updateComment(
   ticketId: string,
   id: string,
   body: UpdateCommentBody,
+  actor: Actor,
 ): Promise<Comment> {
   const { db } = deps.store;
   await getTicketRow(db, organizationId, ticketId);
-  const current = await getCommentRow(db, organizationId, ticketId, id);
-  const changes: Updateable<CommentsTable> = {};
-  if (body.body !== undefined && body.body !== current.body) changes.body = body.body;
-  if (body.is_internal !== undefined && body.is_internal !== Boolean(current.is_internal)) {
-    changes.is_internal = body.is_internal ? 1 : 0;
-  }
-  if (Object.keys(changes).length === 0) return presentComment(current);
-  // Strictly increasing too, so a real change always moves updated_at past created_at.
-  changes.updated_at = creationTimeIso();
-  await updateCommentRow(db, organizationId, ticketId, id, changes);
-  return presentComment(await getCommentRow(db, organizationId, ticketId, id));
+  return withEvents(db, organizationId, actor, async (trx, events) => {
+    const current = await getCommentRow(trx, organizationId, ticketId, id, true);
+    const changes: Updateable<CommentsTable> = {};
+    if (body.body !== undefined && body.body !== current.body) changes.body = body.body;
+    if (body.is_internal !== undefined && body.is_internal !== Boolean(current.is_internal)) {
+      changes.is_internal = body.is_internal ? 1 : 0;
+    }
+    if (Object.keys(changes).length === 0) return presentComment(current);
+    // Strictly increasing too, so a real change always moves updated_at past created_at.
+    const now = creationTimeIso();
+    changes.updated_at = now;
+    await updateCommentRow(trx, organizationId, ticketId, id, changes);
+    const before = presentComment(current);
+    const comment = presentComment({ ...current, ...changes });
+    events.add({ type: 'comment.updated', resourceType: 'comment', resourceId: id, ticketId, object: comment, changes: changesBetween(before, comment), occurredAt: now });
+    return comment;
+  });
 }
 
-export async function deleteComment(deps: CommentDeps, organizationId: string, ticketId: string, id: string): Promise<void> {
+export async function deleteComment(deps: CommentDeps, organizationId: string, ticketId: string, id: string, actor: Actor): Promise<void> {
   const { db } = deps.store;
   await getTicketRow(db, organizationId, ticketId);
-  if (!(await deleteCommentRow(db, organizationId, ticketId, id))) throw errors.notFound('Comment');
+  await withEvents(db, organizationId, actor, async (trx, events) => {
+    const current = await getCommentRow(trx, organizationId, ticketId, id, true);
+    if (!(await deleteCommentRow(trx, organizationId, ticketId, id))) throw errors.notFound('Comment');
+    events.add({ type: 'comment.deleted', resourceType: 'comment', resourceId: id, ticketId, object: presentComment(current) });
+  });
 }

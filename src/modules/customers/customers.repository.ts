@@ -1,6 +1,6 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { CustomerRow, CustomersTable } from '../../db/types.js';
-import type { Executor } from '../../shared/executor.js';
+import { forUpdate, type Executor } from '../../shared/executor.js';
 import type { Page } from '../../shared/pagination.js';
 
 /** Emails are compared case-insensitively: the stored key is the lower-cased address. */
@@ -45,13 +45,10 @@ export async function insertCustomerUnlessExists(db: Executor, row: Insertable<C
   return existing.id;
 }
 
-export function findCustomer(db: Executor, organizationId: string, id: string): Promise<CustomerColumns | undefined> {
-  return db
-    .selectFrom('customers')
-    .select(COLUMNS)
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+/** The customer; with `lock`, locked until the transaction ends (see forUpdate). */
+export function findCustomer(db: Executor, organizationId: string, id: string, lock = false): Promise<CustomerColumns | undefined> {
+  const query = db.selectFrom('customers').select(COLUMNS).where('organization_id', '=', organizationId).where('id', '=', id);
+  return forUpdate(db, query, lock).executeTakeFirst();
 }
 
 /** One page of an organization's customers, oldest first (served by customers_org_created_idx). */

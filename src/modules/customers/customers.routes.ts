@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import type { AppDeps } from '../../app.js';
 import { authOf } from '../../auth/authenticate.js';
 import { toPage } from '../../shared/pagination.js';
+import { actorOf } from '../events/events.log.js';
 import { ErrorBody, responses } from '../../shared/schemas.js';
 import { CreateCustomerBody, Customer, CustomerParams, ListCustomersQuery, UpdateCustomerBody } from './customers.schemas.js';
 import * as customers from './customers.service.js';
@@ -38,7 +39,7 @@ export async function customersRoutes(fastify: FastifyInstance, deps: AppDeps): 
       response: responses({ 201: Customer, 409: ErrorBody }, [400, 413, 415]),
     },
     handler: async (request, reply) => {
-      const customer = await customers.createCustomer(deps, authOf(request).organizationId, request.body);
+      const customer = await customers.createCustomer(deps, authOf(request).organizationId, request.body, actorOf(authOf(request)));
       return reply.code(201).send(customer);
     },
   });
@@ -52,7 +53,7 @@ export async function customersRoutes(fastify: FastifyInstance, deps: AppDeps): 
       body: UpdateCustomerBody,
       response: responses({ 200: Customer, 404: ErrorBody, 409: ErrorBody }, [400, 413, 415]),
     },
-    handler: (request) => customers.updateCustomer(deps, authOf(request).organizationId, request.params.customer_id, request.body),
+    handler: (request) => customers.updateCustomer(deps, authOf(request).organizationId, request.params.customer_id, request.body, actorOf(authOf(request))),
   });
 
   app.delete('/v1/customers/:customer_id', {
@@ -64,7 +65,7 @@ export async function customersRoutes(fastify: FastifyInstance, deps: AppDeps): 
       response: responses({ 204: Type.Null(), 404: ErrorBody }),
     },
     handler: async (request, reply) => {
-      await customers.deleteCustomer(deps, authOf(request).organizationId, request.params.customer_id);
+      await customers.deleteCustomer(deps, authOf(request).organizationId, request.params.customer_id, actorOf(authOf(request)));
       return reply.code(204).send(null);
     },
   });

@@ -9,6 +9,8 @@ import { nowIso, toIso } from '../../shared/time.js';
 import { DECIMAL_PATTERN } from '../../shared/validation.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import { attachmentIdsOfTickets } from '../attachments/attachments.repository.js';
+import { changesBetween, withEvents, type Actor } from '../events/events.log.js';
+import { insertCustomerTicketsDeletedEvents } from '../events/events.repository.js';
 import { ticketIdsOfCustomer } from '../tickets/tickets.repository.js';
 import {
   deleteCustomer as deleteCustomerRow,
@@ -91,11 +93,19 @@ export function presentCustomer(row: CustomerColumns): Customer {
   };
 }
 
+/** The public shape of a customer about to be inserted: fields it does not set are null. */
+export function presentNewCustomer(row: Insertable<CustomersTable>): Customer {
+  const columns = { ...row } as Record<string, unknown>;
+  for (const field of OPTIONAL_STRINGS) columns[field] ??= null;
+  columns.account_value_cents ??= null;
+  return presentCustomer(columns as CustomerColumns);
+}
+
 const duplicateEmail = (email: string) => errors.conflict(`A customer with the email ${email} already exists`);
 
 /** The customer, or a 404 that looks the same whether it is missing or another organization's. */
-async function getCustomerRow(db: Executor, organizationId: string, id: string): Promise<CustomerColumns> {
-  const row = await findCustomer(db, organizationId, id);
+async function getCustomerRow(db: Executor, organizationId: string, id: string, lock = false): Promise<CustomerColumns> {
+  const row = await findCustomer(db, organizationId, id, lock);
   if (!row) throw errors.notFound('Customer');
   return row;
 }
@@ -116,7 +126,7 @@ async function guardEmail<T>(email: string, write: () => Promise<T>): Promise<T>
   }
 }
 
-export async function createCustomer(deps: CustomerDeps, organizationId: string, body: CreateCustomerBody): Promise<Customer> {
+export async function createCustomer(deps: CustomerDeps, organizationId: string, body: CreateCustomerBody, actor: Actor): Promise<Customer> {
   const { db } = deps.store;
   const accountValue = body.account_value === undefined || body.account_value === null ? null : parseAccountValue(body.account_value);
   await checkEmailFree(db, organizationId, body.email);
@@ -134,8 +144,14 @@ export async function createCustomer(deps: CustomerDeps, organizationId: string,
     updated_at: now,
   };
   for (const field of OPTIONAL_STRINGS) row[field] = body[field] ?? null;
-  await guardEmail(body.email, () => insertCustomer(db, row));
-  return presentCustomer(await getCustomerRow(db, organizationId, row.id));
+  const customer = presentNewCustomer(row);
+  await guardEmail(body.email, () =>
+    withEvents(db, organizationId, actor, async (trx, events) => {
+      await insertCustomer(trx, row);
+      events.add({ type: 'customer.created', resourceType: 'customer', resourceId: customer.id, object: customer, occurredAt: now });
+    }),
+  );
+  return customer;
 }
 
 export async function getCustomer(deps: CustomerDeps, organizationId: string, id: string): Promise<Customer> {
@@ -153,32 +169,44 @@ export async function updateCustomer(
   organizationId: string,
   id: string,
   body: UpdateCustomerBody,
+  actor: Actor,
 ): Promise<Customer> {
   const { db } = deps.store;
   const accountValue = body.account_value === undefined || body.account_value === null ? body.account_value : parseAccountValue(body.account_value);
   const current = await getCustomerRow(db, organizationId, id);
-  const changes: Updateable<CustomersTable> = {};
-  if (body.name !== undefined && body.name !== current.name) changes.name = body.name;
-  if (body.email !== undefined && body.email !== current.email) {
+  if (body.email !== undefined && normalizeEmail(body.email) !== normalizeEmail(current.email)) {
     // A change of case only keeps the same normalized key, so it cannot collide with anyone.
-    if (normalizeEmail(body.email) !== normalizeEmail(current.email)) await checkEmailFree(db, organizationId, body.email, id);
-    changes.email = body.email;
-    changes.email_normalized = normalizeEmail(body.email);
+    await checkEmailFree(db, organizationId, body.email, id);
   }
-  for (const field of OPTIONAL_STRINGS) {
-    const value = body[field];
-    if (value !== undefined && value !== current[field]) changes[field] = value;
-  }
-  if (accountValue !== undefined && accountValue !== centsOrNull(current.account_value_cents)) changes.account_value_cents = accountValue;
-  for (const field of ['has_premium_support', 'is_vip'] as const) {
-    const value = body[field];
-    if (value !== undefined && value !== Boolean(current[field])) changes[field] = value ? 1 : 0;
-  }
-  if (Object.keys(changes).length > 0) {
-    changes.updated_at = nowIso();
-    await guardEmail(body.email ?? current.email, () => updateCustomerRow(db, organizationId, id, changes));
-  }
-  return presentCustomer(await getCustomerRow(db, organizationId, id));
+  return guardEmail(body.email ?? current.email, () =>
+    withEvents(db, organizationId, actor, async (trx, events) => {
+      // Read again inside the transaction, locked: the event's old values are what the change replaces.
+      const before = await getCustomerRow(trx, organizationId, id, true);
+      const changes: Updateable<CustomersTable> = {};
+      if (body.name !== undefined && body.name !== before.name) changes.name = body.name;
+      if (body.email !== undefined && body.email !== before.email) {
+        changes.email = body.email;
+        changes.email_normalized = normalizeEmail(body.email);
+      }
+      for (const field of OPTIONAL_STRINGS) {
+        const value = body[field];
+        if (value !== undefined && value !== before[field]) changes[field] = value;
+      }
+      if (accountValue !== undefined && accountValue !== centsOrNull(before.account_value_cents)) changes.account_value_cents = accountValue;
+      for (const field of ['has_premium_support', 'is_vip'] as const) {
+        const value = body[field];
+        if (value !== undefined && value !== Boolean(before[field])) changes[field] = value ? 1 : 0;
+      }
+      if (Object.keys(changes).length === 0) return presentCustomer(before);
+      const now = nowIso();
+      changes.updated_at = now;
+      await updateCustomerRow(trx, organizationId, id, changes);
+      const customer = presentCustomer({ ...before, ...changes });
+      const changed = changesBetween(presentCustomer(before), customer);
+      events.add({ type: 'customer.updated', resourceType: 'customer', resourceId: id, object: customer, changes: changed, occurredAt: now });
+      return customer;
+    }),
+  );
 }
 
 // Keeps `ticket_id in (...)` well under the bound-parameter limits of SQLite and PostgreSQL.
@@ -186,16 +214,21 @@ const TICKET_ID_CHUNK = 500;
 
 /**
  * Deletes the customer with their tickets (and those tickets' comments and attachments) in one
- * transaction, then the attachments' stored bytes.
+ * transaction, then the attachments' stored bytes. Each ticket gets its `ticket.deleted` event
+ * (written by one statement, however many there are), then the customer its `customer.deleted`.
  */
-export async function deleteCustomer(deps: CustomerDeps, organizationId: string, id: string): Promise<void> {
-  const attachmentIds = await deps.store.db.transaction().execute(async (trx) => {
+export async function deleteCustomer(deps: CustomerDeps, organizationId: string, id: string, actor: Actor): Promise<void> {
+  const attachmentIds = await withEvents(deps.store.db, organizationId, actor, async (trx, events) => {
+    const current = await getCustomerRow(trx, organizationId, id, true);
     const ticketIds = await ticketIdsOfCustomer(trx, organizationId, id);
     const ids: string[] = [];
     for (let i = 0; i < ticketIds.length; i += TICKET_ID_CHUNK) {
       ids.push(...(await attachmentIdsOfTickets(trx, organizationId, ticketIds.slice(i, i + TICKET_ID_CHUNK))));
     }
+    const now = nowIso();
+    if (ticketIds.length > 0) await events.addSelected(now, (stamp) => insertCustomerTicketsDeletedEvents(trx, stamp, id));
     if (!(await deleteCustomerRow(trx, organizationId, id))) throw errors.notFound('Customer');
+    events.add({ type: 'customer.deleted', resourceType: 'customer', resourceId: id, object: presentCustomer(current), occurredAt: now });
     return ids;
   });
   // The database store's bytes went with the rows (cascade), so this finds none. On disk, after

@@ -22,17 +22,14 @@ export async function healthRoutes(fastify: FastifyInstance, deps: HealthDeps): 
   app.get('/readyz', {
     schema: {
       tags,
-      summary: 'Readiness: 200 when the store answers, 503 naming the failed check otherwise',
+      summary: 'Readiness: 200 when the store answers and can write, 503 naming the failed check otherwise',
       response: { 200: Readiness, 503: NotReady },
     },
     handler: async (_request, reply) => {
       void reply.header('cache-control', 'no-store');
-      const result = await checkReadiness(deps);
+      const result = await checkReadiness(deps, fastify.shuttingDown);
       if (!result.ready) {
-        const failed = Object.entries(result.checks)
-          .filter(([, outcome]) => outcome === 'unavailable')
-          .map(([name]) => name);
-        return reply.code(503).send({ status: 'unavailable' as const, detail: `Not ready: ${failed.join(', ')} unavailable`, checks: result.checks });
+        return reply.code(503).send({ status: 'unavailable' as const, detail: `Not ready: ${result.reason ?? 'unavailable'}`, checks: result.checks });
       }
       return { status: result.degraded ? ('degraded' as const) : ('ready' as const), checks: result.checks };
     },

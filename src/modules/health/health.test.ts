@@ -1,9 +1,12 @@
+import { sql } from 'kysely';
 import { createServer } from 'node:net';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
 import { openStore } from '../../db/store.js';
 import { openBlobStore } from '../../storage/open-blob-store.js';
-import { buildTestApp, type TestApp } from '../../../test/helpers/test-app.js';
+import { buildTestApp, TEST_STORE, type TestApp } from '../../../test/helpers/test-app.js';
+import { WRITE_FAILURE_MEMORY_MS } from '../../db/store-health.js';
 
 /** A local port nothing listens on: connections to it are refused at once. */
 async function closedPort(): Promise<number> {
@@ -96,6 +99,96 @@ describe('readiness when a dependency is down', () => {
       expect(res.body).not.toContain(String(port));
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe('readiness when the store cannot write', () => {
+  const newTicket = { customer_name: 'Ada', customer_email: 'ada@example.com', subject: 'Full', description: 'x'.repeat(100_000) };
+  const UNAVAILABLE = { detail: 'The data store is temporarily unavailable; retry shortly' };
+
+  async function readyWithin(t: TestApp, ms: number): Promise<number> {
+    const started = Date.now();
+    while ((await t.request({ method: 'GET', url: '/readyz', key: null })).statusCode !== 200) {
+      if (Date.now() - started > ms) throw new Error(`not ready again within ${ms} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    return Date.now() - started;
+  }
+
+  it.runIf(TEST_STORE === 'sqlite')('SQLite full (SQLITE_FULL) or read-only: writes are 503, /readyz fails, and recovers by itself once writes work', async () => {
+    const t = await buildTestApp();
+    try {
+      // SQLite's own limit on the file's size: the very error a full disk gives ("database or disk is full").
+      const pages = (await sql<{ page_count: number }>`pragma page_count`.execute(t.store.db)).rows[0]!.page_count;
+      await sql.raw(`pragma max_page_count = ${pages}`).execute(t.store.db);
+      const full = await t.request({ method: 'POST', url: '/v1/tickets', body: newTicket });
+      expect(full.statusCode).toBe(503);
+      expect(full.headers['retry-after']).toBe('2');
+      expect(full.json()).toEqual(UNAVAILABLE);
+      // Reads still work, but the process is not ready: most of the API writes.
+      expect((await t.request({ method: 'GET', url: '/v1/tickets' })).statusCode).toBe(200);
+      const notReady = await t.request({ method: 'GET', url: '/readyz', key: null });
+      expect(notReady.statusCode).toBe(503);
+      expect(notReady.json()).toEqual({ status: 'unavailable', detail: 'Not ready: store unavailable (failing writes)', checks: { store: 'unavailable' } });
+
+      await sql.raw('pragma max_page_count = 1073741823').execute(t.store.db);
+      const waited = await readyWithin(t, WRITE_FAILURE_MEMORY_MS + 5_000);
+      expect(waited).toBeGreaterThan(0);
+      expect((await t.request({ method: 'POST', url: '/v1/tickets', body: newTicket })).statusCode).toBe(201);
+
+      // Read-only (a file system remounted read-only after I/O errors looks the same to SQLite).
+      await sql.raw('pragma query_only = on').execute(t.store.db);
+      const readOnly = await t.request({ method: 'POST', url: '/v1/tickets', body: newTicket });
+      expect(readOnly.statusCode).toBe(503);
+      expect((await t.request({ method: 'GET', url: '/readyz', key: null })).statusCode).toBe(503);
+      await sql.raw('pragma query_only = off').execute(t.store.db);
+      await readyWithin(t, WRITE_FAILURE_MEMORY_MS + 5_000);
+    } finally {
+      await t.close();
+    }
+  }, 60_000);
+
+  it.runIf(TEST_STORE === 'postgres')('a PostgreSQL that fails over to a read-only server: /readyz fails at once and recovers when writes work again', async () => {
+    const t = await buildTestApp();
+    const admin = new pg.Client({ connectionString: t.config.databaseUrl });
+    await admin.connect();
+    const dropConnections = () =>
+      admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`);
+    try {
+      const database = (await admin.query<{ db: string }>('select current_database() as db')).rows[0]!.db;
+      // What the service sees after a failover onto a standby: its connections drop, new ones are read-only.
+      await admin.query(`alter database "${database}" set default_transaction_read_only = on`);
+      await dropConnections();
+      const write = await t.request({ method: 'POST', url: '/v1/tickets', body: newTicket });
+      expect(write.statusCode).toBe(503);
+      expect(write.json()).toEqual(UNAVAILABLE);
+      const notReady = await t.request({ method: 'GET', url: '/readyz', key: null });
+      expect(notReady.statusCode).toBe(503);
+      expect(notReady.json()).toMatchObject({ detail: 'Not ready: store unavailable (read-only)' });
+      expect((await t.request({ method: 'GET', url: '/healthz', key: null })).statusCode).toBe(200);
+
+      // Back to a writable primary: no restart needed; the read-only connections were discarded.
+      await admin.query(`alter database "${database}" reset default_transaction_read_only`);
+      await readyWithin(t, WRITE_FAILURE_MEMORY_MS + 5_000);
+      expect((await t.request({ method: 'POST', url: '/v1/tickets', body: newTicket })).statusCode).toBe(201);
+    } finally {
+      await admin.end();
+      await t.close();
+    }
+  }, 60_000);
+
+  it('a data directory with less free space than DATA_DIR_MIN_FREE_MB is not ready (SQLite file, disk attachments)', async () => {
+    const full = await buildTestApp({ STORAGE_BACKEND: 'disk', DATA_DIR_MIN_FREE_MB: String(1024 * 1024 * 1024) });
+    const off = await buildTestApp({ STORAGE_BACKEND: 'disk', DATA_DIR_MIN_FREE_MB: '0' });
+    try {
+      const res = await full.request({ method: 'GET', url: '/readyz', key: null });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({ status: 'unavailable', detail: 'Not ready: store unavailable (out of space)', checks: { store: 'unavailable' } });
+      expect((await off.request({ method: 'GET', url: '/readyz', key: null })).statusCode).toBe(200);
+    } finally {
+      await full.close();
+      await off.close();
     }
   });
 });

@@ -31,6 +31,12 @@ export async function lockForBootstrap(trx: Transaction<Database>): Promise<void
   if (dialectOf(trx) === 'postgres') await sql`select pg_advisory_xact_lock(hashtext('ticketing:bootstrap'))`.execute(trx);
 }
 
+/** Bytes of the organization's attachments (kept by triggers on `attachments`: migration 0006). */
+export async function storageUsed(db: Executor, organizationId: string): Promise<number> {
+  const row = await db.selectFrom('organizations').select('storage_used_bytes').where('id', '=', organizationId).executeTakeFirst();
+  return Number(row?.storage_used_bytes ?? 0);
+}
+
 export async function countOrganizations(db: Executor): Promise<number> {
   const row = await db.selectFrom('organizations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);

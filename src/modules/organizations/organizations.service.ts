@@ -4,6 +4,8 @@ import type { Database } from '../../db/types.js';
 import { nowIso } from '../../shared/time.js';
 import { countOrganizations, insertOrganization, lockForBootstrap } from './organizations.repository.js';
 import { createApiKey } from '../../auth/api-keys.service.js';
+import { apiKeyCreated } from '../api-keys/api-keys.service.js';
+import { eventLogOf, SYSTEM_ACTOR } from '../events/events.log.js';
 
 export async function createOrganization(db: Kysely<Database>, name: string): Promise<string> {
   const id = randomUUID();
@@ -21,7 +23,10 @@ export async function bootstrapIfEmpty(db: Kysely<Database>): Promise<{ organiza
     if ((await countOrganizations(trx)) > 0) return null;
     const organizationId = randomUUID();
     await insertOrganization(trx, { id: organizationId, name: 'Default organization', created_at: nowIso() });
-    const { key } = await createApiKey(trx, { organizationId, role: 'admin', name: 'Initial admin key' });
+    const { key, record } = await createApiKey(trx, { organizationId, role: 'admin', name: 'Initial admin key' });
+    const events = eventLogOf(trx, organizationId, SYSTEM_ACTOR);
+    events.add(apiKeyCreated(record));
+    await events.seal();
     return { organizationId, key };
   });
 }

@@ -109,7 +109,7 @@ describe('GET /portal/{tracking_token}', () => {
     expect(unknown.statusCode).toBe(404);
     expectPageHeaders(unknown);
     expect(unknown.body).toContain('<h1>Ticket not found</h1>');
-    for (const token of ['nope', '%3Cscript%3Ealert(1)%3C%2Fscript%3E', randomUUID().slice(0, 30), randomUUID()]) {
+    for (const token of ['nope', '%3Cscript%3Ealert(1)%3C%2Fscript%3E', randomUUID().slice(0, 30), randomUUID(), 'a%00b']) {
       const res = await page(token);
       expect(res.statusCode, token).toBe(404);
       expect(res.body, token).toBe(unknown.body);
@@ -120,6 +120,19 @@ describe('GET /portal/{tracking_token}', () => {
     const file = await t.app.inject({ method: 'GET', url: `/portal/nope/attachments/${randomUUID()}` });
     expect(file.statusCode).toBe(404);
     expect(file.body).toBe(unknown.body);
+  });
+
+  it('answers an address the router cannot read with a page too: bad percent-encoding (400), a token over 100 characters (414)', async () => {
+    for (const [url, status] of [
+      ['/portal/%E0%A4%A', 400],
+      [`/portal/${'t'.repeat(101)}`, 414],
+      [`/portal/${'t'.repeat(101)}/attachments/${randomUUID()}`, 414],
+    ] as const) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(status);
+      expectPageHeaders(res);
+      expect(res.body).not.toContain('tttt');
+    }
   });
 
   it('builds links under the path of PUBLIC_URL', async () => {
@@ -208,6 +221,19 @@ describe('POST /portal/{tracking_token}/reply', () => {
       expectPageHeaders(res);
     }
     expect(await agentComments(t, ticket.id)).toEqual([]);
+  });
+
+  it('checks the token before it reads the form: an unknown token is the 404 page whatever was sent', async () => {
+    for (const payload of [`body=${'x'.repeat(1_100_000)}`, 'body=%ZZ%']) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/portal/${randomUUID()}/reply`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload,
+      });
+      expect(res.statusCode).toBe(404);
+      expectPageHeaders(res);
+    }
   });
 
   it('answers a form over 1 MiB with 413 and a body shorter than announced with 400, as pages', async () => {

@@ -3,34 +3,43 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { Type } from 'typebox';
 import { AppError, toAppError } from '../../errors.js';
 import { PAGE_HEADERS, renderMessagePage, renderNotFoundPage, renderTicketPage } from './portal.html.js';
+import { tokenBeforeBody } from './portal.hooks.js';
 import { PortalAttachmentParams, PortalReplyForm, PortalTicketParams } from './portal.schemas.js';
 import * as portal from './portal.service.js';
 
 const Html = (description: string) => Type.String({ description });
 const HTML_ERRORS = {
+  400: Html('The address is malformed (bad percent-encoding)'),
   404: Html('Not found: the same page for an unknown and a malformed token'),
+  414: Html('A segment of the address is longer than 100 characters'),
   429: Html('Too many requests from this address; Retry-After says when to come back'),
   500: Html('Internal server error'),
+  503: Html('The service is temporarily unavailable; Retry-After says when to try again'),
 };
 
 /** What each error status tells a person; the detail of a refused reply is shown on the ticket page instead. */
 const MESSAGES: Record<number, [string, string]> = {
   400: ['Bad request', 'The request could not be read. Go back to the ticket page and try again.'],
+  414: ['Address too long', 'This address is not a ticket page. Please use the link you were sent.'],
   413: ['Message too large', 'The message is too large to send. Please shorten it and try again.'],
   415: ['Unsupported form', 'The reply must be sent with the form on the ticket page.'],
   422: ['Bad request', 'The reply form was incomplete. Go back to the ticket page and try again.'],
   500: ['Something went wrong', 'We could not show this page. Please try again in a moment.'],
+  503: ['Temporarily unavailable', 'The service cannot answer right now. Please try again in a moment.'],
 };
 
 function sendPage(reply: FastifyReply, status: number, body: string): FastifyReply {
   return reply.code(status).headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(body);
 }
 
+/** Addresses of the portal's pages, which people open in a browser. */
+export const isPortalPageUrl = (url: string): boolean => url.startsWith('/portal/');
+
 /**
  * Errors of the pages as pages: same status and headers (Retry-After, Allow) as the JSON API
  * would give, an HTML body, and never internals.
  */
-function handlePageError(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+export function handlePageError(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const appError = toAppError(error);
   const status = appError.statusCode;
   if (status >= 500) {
@@ -88,14 +97,15 @@ export async function portalPages(fastify: FastifyInstance, deps: portal.PortalD
       body: PortalReplyForm,
       response: {
         303: Type.Null({ description: 'Sent: back to the ticket page (Location), at the new comment' }),
-        400: Html('The form could not be read'),
+        ...HTML_ERRORS,
+        400: Html('The form could not be read, or the address is malformed'),
         409: Html('The ticket is closed: its page with the reason'),
         413: Html('Larger than 1 MiB'),
         415: Html('Not an urlencoded form'),
         422: Html('Empty or too long: the ticket page with the reason and the text as typed'),
-        ...HTML_ERRORS,
       },
     },
+    preParsing: tokenBeforeBody(deps),
     handler: async (request, reply) => {
       const token = request.params.tracking_token;
       const text = request.body.body ?? '';

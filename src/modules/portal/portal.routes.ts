@@ -5,6 +5,7 @@ import { Type } from 'typebox';
 import { toPage } from '../../shared/pagination.js';
 import { ErrorBody } from '../../shared/schemas.js';
 import { DownloadLink } from '../attachments/attachments.schemas.js';
+import { tokenBeforeBody } from './portal.hooks.js';
 import { portalPages } from './portal.pages.js';
 import {
   PortalAttachmentParams,
@@ -84,6 +85,7 @@ async function portalApi(fastify: FastifyInstance, deps: portal.PortalDeps): Pro
       body: PortalReplyBody,
       response: { 201: PortalComment, ...errorsOf(400, 404, 409, 413, 415, 422) },
     },
+    preParsing: tokenBeforeBody(deps),
     handler: async (request, reply) => {
       const comment = await portal.addCustomerReply(deps, request.params.tracking_token, request.body.body);
       return reply.code(201).send(comment);

@@ -11,8 +11,10 @@ import { toIso, toIsoOrNull } from '../../shared/time.js';
 import type { SignedUrl, UrlSigner } from '../../storage/signed-urls.js';
 import { findAttachment, listAttachments } from '../attachments/attachments.repository.js';
 import { insertComment } from '../comments/comments.repository.js';
-import { updateTicket } from '../tickets/tickets.repository.js';
-import { statusTimestamps } from '../tickets/tickets.service.js';
+import { presentComment } from '../comments/comments.service.js';
+import { changesBetween, withEvents } from '../events/events.log.js';
+import { findTicket, updateTicket } from '../tickets/tickets.repository.js';
+import { presentTicket, statusTimestamps } from '../tickets/tickets.service.js';
 import {
   countPublicComments,
   findTicketByToken,
@@ -153,17 +155,27 @@ export async function addCustomerReply(deps: PortalDeps, token: string, text: st
     created_at: now,
     updated_at: now,
   } satisfies Insertable<CommentsTable>;
-  await db.transaction().execute(async (trx) => {
+  // The customer is the actor of both the reply and the reopening.
+  await withEvents(db, org, { type: 'customer', customerId: ticket.customer_id }, async (trx, events) => {
     const current = await lockTicket(trx, org, ticket.id);
     // Deleted, or its token rotated, since it was looked up: the token no longer opens it.
     if (!current || current.tracking_token !== ticket.tracking_token) throw errors.notFound('Ticket');
     if (current.status === 'closed') {
       throw errors.conflict('This ticket is closed and no longer accepts replies; please open a new ticket');
     }
-    if (current.status === 'pending' || current.status === 'resolved') {
-      await updateTicket(trx, org, ticket.id, { status: 'open', ...statusTimestamps(current.status, 'open', now), updated_at: now });
-    }
     await insertComment(trx, row);
+    events.add({ type: 'comment.created', resourceType: 'comment', resourceId: row.id, ticketId: ticket.id, object: presentComment(row), occurredAt: now });
+    // Then the reopening it causes.
+    if (current.status === 'pending' || current.status === 'resolved') {
+      const changes = { status: 'open' as const, ...statusTimestamps(current.status, 'open', now), updated_at: now };
+      const before = await findTicket(trx, org, ticket.id);
+      await updateTicket(trx, org, ticket.id, changes);
+      if (before) {
+        const reopened = presentTicket({ ...before, ...changes });
+        const changed = changesBetween(presentTicket(before), reopened);
+        events.add({ type: 'ticket.updated', resourceType: 'ticket', resourceId: ticket.id, ticketId: ticket.id, object: reopened, changes: changed, occurredAt: now });
+      }
+    }
   });
   return presentPortalComment({ ...row, author_name: null });
 }

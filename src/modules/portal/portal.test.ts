@@ -132,6 +132,8 @@ describe('GET /v1/portal/tickets/{tracking_token}', () => {
       encodeURIComponent(`${ticket.tracking_token}' or '1'='1`),
       'x'.repeat(90),
       ticket.id, // the ticket's id is not its token
+      // Text no store can hold is a malformed token like any other, not a 422.
+      `${ticket.tracking_token}%00`,
     ];
     for (const token of bad) {
       const res = await get(ticketUrl(token));
@@ -301,6 +303,17 @@ describe('POST /v1/portal/tickets/{tracking_token}/comments', () => {
     const broken = await portalReply(t, ticket.tracking_token, '{"body": ');
     expect(broken.statusCode).toBe(400);
     expect(await agentComments(t, ticket.id)).toEqual([]);
+  });
+
+  it('checks the token before it reads the body: an unknown token is 404 whatever was sent', async () => {
+    const deep = `${'['.repeat(500_000)}${']'.repeat(500_000)}`;
+    for (const token of [randomUUID(), 'not-a-token']) {
+      for (const payload of ['{"body": ', deep, `{"body":"${'x'.repeat(1_100_000)}"}`]) {
+        const res = await portalReply(t, token, payload);
+        expect(res.statusCode, `${token} ${payload.slice(0, 12)}`).toBe(404);
+        expect(res.json()).toEqual({ detail: 'Ticket not found' });
+      }
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { TeamRow, TeamsTable } from '../../db/types.js';
-import type { Executor } from '../../shared/executor.js';
+import { forUpdate, type Executor } from '../../shared/executor.js';
 import type { Page } from '../../shared/pagination.js';
 
 export type TeamColumns = Omit<TeamRow, 'organization_id'>;
@@ -24,13 +24,10 @@ export async function teamExists(db: Executor, organizationId: string, teamId: s
   return row !== undefined;
 }
 
-export function findTeam(db: Executor, organizationId: string, id: string): Promise<TeamColumns | undefined> {
-  return db
-    .selectFrom('teams')
-    .select(COLUMNS)
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+/** The team; with `lock`, locked until the transaction ends (see forUpdate). */
+export function findTeam(db: Executor, organizationId: string, id: string, lock = false): Promise<TeamColumns | undefined> {
+  const query = db.selectFrom('teams').select(COLUMNS).where('organization_id', '=', organizationId).where('id', '=', id);
+  return forUpdate(db, query, lock).executeTakeFirst();
 }
 
 /** One page of the organization's teams, oldest first (served by teams_org_created_idx). */

@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import type { AppDeps } from '../../app.js';
 import { authOf } from '../../auth/authenticate.js';
 import { toPage } from '../../shared/pagination.js';
+import { actorOf } from '../events/events.log.js';
 import { ErrorBody, MessageBody, responses } from '../../shared/schemas.js';
 import {
   AddMemberBody,
@@ -37,7 +38,7 @@ export async function teamsRoutes(fastify: FastifyInstance, deps: AppDeps): Prom
     config: { auth: { scope: 'teams:write' } },
     schema: { tags, summary: 'Create a team', body: CreateTeamBody, response: responses({ 201: Team }, [400, 413, 415]) },
     handler: async (request, reply) => {
-      const team = await teams.createTeam(deps, authOf(request).organizationId, request.body);
+      const team = await teams.createTeam(deps, authOf(request).organizationId, request.body, actorOf(authOf(request)));
       return reply.code(201).send(team);
     },
   });
@@ -51,7 +52,7 @@ export async function teamsRoutes(fastify: FastifyInstance, deps: AppDeps): Prom
       body: UpdateTeamBody,
       response: responses({ 200: Team, 404: ErrorBody }, [400, 413, 415]),
     },
-    handler: (request) => teams.updateTeam(deps, authOf(request).organizationId, request.params.team_id, request.body),
+    handler: (request) => teams.updateTeam(deps, authOf(request).organizationId, request.params.team_id, request.body, actorOf(authOf(request))),
   });
 
   app.delete('/v1/teams/:team_id', {
@@ -63,7 +64,7 @@ export async function teamsRoutes(fastify: FastifyInstance, deps: AppDeps): Prom
       response: responses({ 204: Type.Null(), 404: ErrorBody }),
     },
     handler: async (request, reply) => {
-      await teams.deleteTeam(deps, authOf(request).organizationId, request.params.team_id);
+      await teams.deleteTeam(deps, authOf(request).organizationId, request.params.team_id, actorOf(authOf(request)));
       return reply.code(204).send(null);
     },
   });
@@ -78,7 +79,7 @@ export async function teamsRoutes(fastify: FastifyInstance, deps: AppDeps): Prom
       response: responses({ 200: MessageBody, 201: MessageBody, 404: ErrorBody }, [400, 413, 415]),
     },
     handler: async (request, reply) => {
-      const added = await teams.addMember(deps, authOf(request).organizationId, request.params.team_id, request.body.user_id);
+      const added = await teams.addMember(deps, authOf(request).organizationId, request.params.team_id, request.body.user_id, actorOf(authOf(request)));
       return added
         ? reply.code(201).send({ message: 'User added to team' })
         : reply.code(200).send({ message: 'User is already a member of the team' });
@@ -95,7 +96,7 @@ export async function teamsRoutes(fastify: FastifyInstance, deps: AppDeps): Prom
     },
     handler: async (request, reply) => {
       const { team_id, user_id } = request.params;
-      await teams.removeMember(deps, authOf(request).organizationId, team_id, user_id);
+      await teams.removeMember(deps, authOf(request).organizationId, team_id, user_id, actorOf(authOf(request)));
       return reply.code(204).send(null);
     },
   });

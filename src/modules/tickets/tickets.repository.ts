@@ -1,7 +1,7 @@
 import { sql, type Insertable, type SelectQueryBuilder, type Updateable } from 'kysely';
 import type { TicketSearch } from '../../db/search.js';
 import type { Database, TicketRow, TicketsTable } from '../../db/types.js';
-import type { Executor } from '../../shared/executor.js';
+import { forUpdate, type Executor } from '../../shared/executor.js';
 import type { Page } from '../../shared/pagination.js';
 
 export type TicketColumns = Omit<TicketRow, 'seq'>;
@@ -34,6 +34,15 @@ export function findTicket(db: Executor, organizationId: string, id: string): Pr
     .where('organization_id', '=', organizationId)
     .where('id', '=', id)
     .executeTakeFirst();
+}
+
+/**
+ * The ticket, locked until the transaction ends (PostgreSQL `for update`; SQLite's one writer at a
+ * time holds the whole store), so what a change replaces is what the change's event says it replaced.
+ */
+export function findTicketForUpdate(trx: Executor, organizationId: string, id: string): Promise<TicketColumns | undefined> {
+  const query = trx.selectFrom('tickets').select(COLUMNS).where('organization_id', '=', organizationId).where('id', '=', id);
+  return forUpdate(trx, query).executeTakeFirst();
 }
 
 type TicketsQuery = SelectQueryBuilder<Database, 'tickets', object>;

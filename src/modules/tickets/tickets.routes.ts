@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { authOf } from '../../auth/authenticate.js';
 import { toPage } from '../../shared/pagination.js';
+import { actorOf } from '../events/events.log.js';
 import { ErrorBody, responses } from '../../shared/schemas.js';
 import { CreateTicketBody, ListTicketsQuery, Ticket, TicketParams, UpdateTicketBody } from './tickets.schemas.js';
 import * as tickets from './tickets.service.js';
@@ -32,7 +33,7 @@ export async function ticketsRoutes(fastify: FastifyInstance, deps: tickets.Tick
     config: { auth: { scope: 'tickets:write' } },
     schema: { tags, summary: 'Create a ticket', body: CreateTicketBody, response: responses({ 201: Ticket }, [400, 413, 415]) },
     handler: async (request, reply) => {
-      const ticket = await tickets.createTicket(deps, authOf(request).organizationId, request.body);
+      const ticket = await tickets.createTicket(deps, authOf(request).organizationId, request.body, actorOf(authOf(request)));
       return reply.code(201).send(ticket);
     },
   });
@@ -46,7 +47,7 @@ export async function ticketsRoutes(fastify: FastifyInstance, deps: tickets.Tick
       body: UpdateTicketBody,
       response: responses({ 200: Ticket, 404: ErrorBody }, [400, 413, 415]),
     },
-    handler: (request) => tickets.updateTicket(deps, authOf(request).organizationId, request.params.ticket_id, request.body),
+    handler: (request) => tickets.updateTicket(deps, authOf(request).organizationId, request.params.ticket_id, request.body, actorOf(authOf(request))),
   });
 
   app.post('/v1/tickets/:ticket_id/tracking-token', {
@@ -58,7 +59,7 @@ export async function ticketsRoutes(fastify: FastifyInstance, deps: tickets.Tick
       params: TicketParams,
       response: responses({ 200: Ticket, 404: ErrorBody }),
     },
-    handler: (request) => tickets.rotateTrackingToken(deps, authOf(request).organizationId, request.params.ticket_id),
+    handler: (request) => tickets.rotateTrackingToken(deps, authOf(request).organizationId, request.params.ticket_id, actorOf(authOf(request))),
   });
 
   app.delete('/v1/tickets/:ticket_id', {
@@ -70,7 +71,7 @@ export async function ticketsRoutes(fastify: FastifyInstance, deps: tickets.Tick
       response: responses({ 204: Type.Null(), 404: ErrorBody }),
     },
     handler: async (request, reply) => {
-      await tickets.deleteTicket(deps, authOf(request).organizationId, request.params.ticket_id);
+      await tickets.deleteTicket(deps, authOf(request).organizationId, request.params.ticket_id, actorOf(authOf(request)));
       return reply.code(204).send(null);
     },
   });

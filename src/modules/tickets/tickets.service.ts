@@ -9,6 +9,8 @@ import { nowIso, toIso, toIsoOrNull } from '../../shared/time.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import { attachmentIdsOfTickets } from '../attachments/attachments.repository.js';
 import { findCustomerByEmail, insertCustomerUnlessExists, normalizeEmail } from '../customers/customers.repository.js';
+import { presentNewCustomer } from '../customers/customers.service.js';
+import { changesBetween, withEvents, type Actor, type EventLog } from '../events/events.log.js';
 import { takeNextTicketNumber } from '../organizations/organizations.repository.js';
 import { teamExists } from '../teams/teams.repository.js';
 import { userExists } from '../users/users.repository.js';
@@ -16,6 +18,7 @@ import type { CreateTicketBody, ListTicketsQuery, Ticket, UpdateTicketBody } fro
 import {
   deleteTicket as deleteTicketRow,
   findTicket,
+  findTicketForUpdate,
   insertTicket,
   listTickets as listTicketRows,
   updateTicket as updateTicketRow,
@@ -73,34 +76,25 @@ async function checkAssignees(
   }
 }
 
-/**
- * A due date as stored: UTC with milliseconds. The date-time format lets through values `Date`
- * cannot hold (a leap second `23:59:60`) or that land outside years 0000-9999 once moved to UTC;
- * those are a 422, not a RangeError turned 500.
- */
-function dueDateOf(value: string | null): string | null {
-  if (value === null) return null;
-  const ms = Date.parse(value);
-  const iso = Number.isNaN(ms) ? '' : new Date(ms).toISOString();
-  if (!/^\d{4}-/.test(iso)) throw errors.invalidField('body.due_date', 'must be a valid date-time between years 0000 and 9999');
-  return iso;
-}
-
-export async function createTicket(deps: TicketDeps, organizationId: string, body: CreateTicketBody): Promise<Ticket> {
+export async function createTicket(deps: TicketDeps, organizationId: string, body: CreateTicketBody, actor: Actor): Promise<Ticket> {
   const { db } = deps.store;
   await checkAssignees(db, organizationId, body);
-  const dueDate = dueDateOf(body.due_date ?? null);
+  // The date-time format has already refused what Date cannot hold (shared/validation.ts).
+  const dueDate = toIsoOrNull(body.due_date);
   const id = randomUUID();
-  await db.transaction().execute(async (trx) => {
+  return withEvents(db, organizationId, actor, async (trx, events) => {
     const now = nowIso();
-    // The write comes first: on SQLite it takes the write lock at once (waiting out another
+    // On SQLite the write comes first: it takes the write lock at once (waiting out another
     // process's create), where a read first would leave a snapshot that another process's commit
     // makes stale, and the later write would fail with SQLITE_BUSY whatever the busy timeout.
-    const ticketNumber = await takeNextTicketNumber(trx, organizationId);
+    // On PostgreSQL the number is taken after the customer: it locks the organization's row until
+    // the commit, and every create of the organization waits for that lock, so it should cover as
+    // little as possible (the customer's find-or-create is safe without it: the unique index decides).
+    let ticketNumber = deps.store.dialect === 'sqlite' ? await takeNextTicketNumber(trx, organizationId) : undefined;
     // The customer is found by email (case-insensitively) or created; an existing name is kept.
     let customerId = (await findCustomerByEmail(trx, organizationId, body.customer_email))?.id;
     if (customerId === undefined) {
-      customerId = await insertCustomerUnlessExists(trx, {
+      const customer = {
         id: randomUUID(),
         organization_id: organizationId,
         name: body.customer_name,
@@ -110,9 +104,15 @@ export async function createTicket(deps: TicketDeps, organizationId: string, bod
         is_vip: 0,
         created_at: now,
         updated_at: now,
-      });
+      };
+      customerId = await insertCustomerUnlessExists(trx, customer);
+      // Another request may have created the same customer a moment earlier: then it was not this one.
+      if (customerId === customer.id) {
+        events.add({ type: 'customer.created', resourceType: 'customer', resourceId: customer.id, object: presentNewCustomer(customer), occurredAt: now });
+      }
     }
-    await insertTicket(trx, {
+    ticketNumber ??= await takeNextTicketNumber(trx, organizationId);
+    const row = {
       id,
       organization_id: organizationId,
       ticket_number: ticketNumber,
@@ -120,7 +120,7 @@ export async function createTicket(deps: TicketDeps, organizationId: string, bod
       customer_id: customerId,
       subject: body.subject,
       description: body.description,
-      status: 'new',
+      status: 'new' as const,
       priority: body.priority ?? 'medium',
       category: body.category ?? null,
       assigned_user_id: body.assigned_user_id ?? null,
@@ -128,9 +128,15 @@ export async function createTicket(deps: TicketDeps, organizationId: string, bod
       due_date: dueDate,
       created_at: now,
       updated_at: now,
-    });
+      resolved_at: null,
+      closed_at: null,
+    };
+    await insertTicket(trx, row);
+    // The row as written is the ticket: no need to read it back.
+    const ticket = presentTicket(row);
+    events.add({ type: 'ticket.created', resourceType: 'ticket', resourceId: id, ticketId: id, object: ticket, occurredAt: now });
+    return ticket;
   });
-  return presentTicket(await getTicketRow(db, organizationId, id));
 }
 
 export async function getTicket(deps: TicketDeps, organizationId: string, id: string): Promise<Ticket> {
@@ -168,48 +174,73 @@ export function statusTimestamps(from: string, to: string, now: string): Updatea
   return { resolved_at: null, closed_at: null };
 }
 
-export async function updateTicket(deps: TicketDeps, organizationId: string, id: string, body: UpdateTicketBody): Promise<Ticket> {
-  const { db } = deps.store;
-  const current = await getTicketRow(db, organizationId, id);
-  await checkAssignees(db, organizationId, body);
-  const now = nowIso();
-  const changes: Updateable<TicketsTable> = {};
-  const simple = ['subject', 'description', 'priority', 'category', 'assigned_user_id', 'assigned_team_id'] as const;
-  for (const field of simple) {
-    const value = body[field];
-    if (value !== undefined && value !== current[field]) Object.assign(changes, { [field]: value });
-  }
-  if (body.due_date !== undefined) {
-    const due = dueDateOf(body.due_date);
-    if (due !== toIsoOrNull(current.due_date)) changes.due_date = due;
-  }
-  if (body.status !== undefined && body.status !== current.status) {
-    changes.status = body.status;
-    Object.assign(changes, statusTimestamps(current.status, body.status, now));
-  }
-  if (Object.keys(changes).length > 0) {
+export async function updateTicket(
+  deps: TicketDeps,
+  organizationId: string,
+  id: string,
+  body: UpdateTicketBody,
+  actor: Actor,
+): Promise<Ticket> {
+  return withEvents(deps.store.db, organizationId, actor, async (trx, events) => {
+    // Locked until the commit, so a concurrent update waits and then sees this one's values: the
+    // event's old values are always the values the change replaced.
+    const current = await findTicketForUpdate(trx, organizationId, id);
+    if (!current) throw errors.notFound('Ticket');
+    await checkAssignees(trx, organizationId, body);
+    // The date-time format has already refused what Date cannot hold (shared/validation.ts).
+    const due = body.due_date === undefined ? undefined : toIsoOrNull(body.due_date);
+    const now = nowIso();
+    const changes: Updateable<TicketsTable> = {};
+    const simple = ['subject', 'description', 'priority', 'category', 'assigned_user_id', 'assigned_team_id'] as const;
+    for (const field of simple) {
+      const value = body[field];
+      if (value !== undefined && value !== current[field]) Object.assign(changes, { [field]: value });
+    }
+    if (due !== undefined && due !== toIsoOrNull(current.due_date)) changes.due_date = due;
+    if (body.status !== undefined && body.status !== current.status) {
+      changes.status = body.status;
+      Object.assign(changes, statusTimestamps(current.status, body.status, now));
+    }
+    if (Object.keys(changes).length === 0) return presentTicket(current);
     changes.updated_at = now;
-    await updateTicketRow(db, organizationId, id, changes);
-  }
-  return presentTicket(await getTicketRow(db, organizationId, id));
+    await updateTicketRow(trx, organizationId, id, changes);
+    return recordTicketUpdate(events, current, changes, now);
+  });
+}
+
+/** The ticket after `changes`, and its `ticket.updated` event with what changed. */
+function recordTicketUpdate(events: EventLog, current: TicketColumns, changes: Updateable<TicketsTable>, now: string): Ticket {
+  const before = presentTicket(current);
+  const ticket = presentTicket({ ...current, ...changes });
+  const changed = changesBetween(before, ticket);
+  events.add({ type: 'ticket.updated', resourceType: 'ticket', resourceId: ticket.id, ticketId: ticket.id, object: ticket, changes: changed, occurredAt: now });
+  return ticket;
 }
 
 /**
  * Gives the ticket a new random tracking token. The old one stops working at once: the portal
  * looks tokens up on every request and never caches them.
  */
-export async function rotateTrackingToken(deps: TicketDeps, organizationId: string, id: string): Promise<Ticket> {
-  const { db } = deps.store;
-  await getTicketRow(db, organizationId, id);
-  await updateTicketRow(db, organizationId, id, { tracking_token: randomUUID(), updated_at: nowIso() });
-  return presentTicket(await getTicketRow(db, organizationId, id));
+export async function rotateTrackingToken(deps: TicketDeps, organizationId: string, id: string, actor: Actor): Promise<Ticket> {
+  return withEvents(deps.store.db, organizationId, actor, async (trx, events) => {
+    const current = await findTicketForUpdate(trx, organizationId, id);
+    if (!current) throw errors.notFound('Ticket');
+    const now = nowIso();
+    const changes = { tracking_token: randomUUID(), updated_at: now };
+    await updateTicketRow(trx, organizationId, id, changes);
+    return recordTicketUpdate(events, current, changes, now);
+  });
 }
 
 /** Deletes the ticket with its comments and attachments, then the attachments' stored bytes. */
-export async function deleteTicket(deps: TicketDeps, organizationId: string, id: string): Promise<void> {
-  const attachmentIds = await deps.store.db.transaction().execute(async (trx) => {
+export async function deleteTicket(deps: TicketDeps, organizationId: string, id: string, actor: Actor): Promise<void> {
+  const attachmentIds = await withEvents(deps.store.db, organizationId, actor, async (trx, events) => {
+    const current = await findTicketForUpdate(trx, organizationId, id);
+    if (!current) throw errors.notFound('Ticket');
     const ids = await attachmentIdsOfTickets(trx, organizationId, [id]);
     if (!(await deleteTicketRow(trx, organizationId, id))) throw errors.notFound('Ticket');
+    // One event: the ticket's comments and attachments go with it and have none of their own.
+    events.add({ type: 'ticket.deleted', resourceType: 'ticket', resourceId: id, ticketId: id, object: presentTicket(current) });
     return ids;
   });
   // The database store's bytes went with the rows (cascade), so this finds none. On disk, after

@@ -1,6 +1,6 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { UserRow, UsersTable } from '../../db/types.js';
-import type { Executor } from '../../shared/executor.js';
+import { forUpdate, type Executor } from '../../shared/executor.js';
 import type { Page } from '../../shared/pagination.js';
 
 export type UserColumns = Omit<UserRow, 'organization_id' | 'email_normalized'>;
@@ -18,13 +18,10 @@ export async function userExists(db: Executor, organizationId: string, userId: s
   return row !== undefined;
 }
 
-export function findUser(db: Executor, organizationId: string, id: string): Promise<UserColumns | undefined> {
-  return db
-    .selectFrom('users')
-    .select(COLUMNS)
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+/** The user; with `lock`, locked until the transaction ends (see forUpdate). */
+export function findUser(db: Executor, organizationId: string, id: string, lock = false): Promise<UserColumns | undefined> {
+  const query = db.selectFrom('users').select(COLUMNS).where('organization_id', '=', organizationId).where('id', '=', id);
+  return forUpdate(db, query, lock).executeTakeFirst();
 }
 
 /** The id of the user holding this normalized email in the organization, if any. */

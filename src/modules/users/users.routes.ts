@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import type { AppDeps } from '../../app.js';
 import { authOf } from '../../auth/authenticate.js';
 import { toPage } from '../../shared/pagination.js';
+import { actorOf } from '../events/events.log.js';
 import { ErrorBody, responses } from '../../shared/schemas.js';
 import { CreateUserBody, ListUsersQuery, UpdateUserBody, User, UserParams } from './users.schemas.js';
 import * as users from './users.service.js';
@@ -33,7 +34,7 @@ export async function usersRoutes(fastify: FastifyInstance, deps: AppDeps): Prom
       response: responses({ 201: User, 409: ErrorBody }, [400, 413, 415]),
     },
     handler: async (request, reply) => {
-      const user = await users.createUser(deps, authOf(request).organizationId, request.body);
+      const user = await users.createUser(deps, authOf(request).organizationId, request.body, actorOf(authOf(request)));
       return reply.code(201).send(user);
     },
   });
@@ -47,7 +48,7 @@ export async function usersRoutes(fastify: FastifyInstance, deps: AppDeps): Prom
       body: UpdateUserBody,
       response: responses({ 200: User, 404: ErrorBody, 409: ErrorBody }, [400, 413, 415]),
     },
-    handler: (request) => users.updateUser(deps, authOf(request).organizationId, request.params.user_id, request.body),
+    handler: (request) => users.updateUser(deps, authOf(request).organizationId, request.params.user_id, request.body, actorOf(authOf(request))),
   });
 
   app.delete('/v1/users/:user_id', {
@@ -59,7 +60,7 @@ export async function usersRoutes(fastify: FastifyInstance, deps: AppDeps): Prom
       response: responses({ 204: Type.Null(), 404: ErrorBody }),
     },
     handler: async (request, reply) => {
-      await users.deleteUser(deps, authOf(request).organizationId, request.params.user_id);
+      await users.deleteUser(deps, authOf(request).organizationId, request.params.user_id, actorOf(authOf(request)));
       return reply.code(204).send(null);
     },
   });

@@ -9,6 +9,12 @@ import type { Executor } from '../../shared/executor.js';
 import type { Page } from '../../shared/pagination.js';
 import { nowIso, toIso } from '../../shared/time.js';
 import { normalizeEmail } from '../customers/customers.repository.js';
+import { changesBetween, withEvents, type Actor } from '../events/events.log.js';
+import {
+  insertHeldKeysRevokedEvents,
+  insertTicketsUnassignedEvents,
+  insertUserMembershipsRemovedEvents,
+} from '../events/events.repository.js';
 import { removeUserFromTeams } from '../teams/teams.repository.js';
 import { unassignTickets } from '../tickets/tickets.repository.js';
 import type { CreateUserBody, UpdateUserBody, User } from './users.schemas.js';
@@ -43,8 +49,8 @@ export function presentUser(row: UserColumns): User {
 }
 
 /** The user, or a 404 that looks the same whether it is missing or another organization's. */
-async function getUserRow(db: Executor, organizationId: string, id: string): Promise<UserColumns> {
-  const row = await findUser(db, organizationId, id);
+async function getUserRow(db: Executor, organizationId: string, id: string, lock = false): Promise<UserColumns> {
+  const row = await findUser(db, organizationId, id, lock);
   if (!row) throw errors.notFound('User');
   return row;
 }
@@ -67,64 +73,85 @@ export async function getUser(deps: UserDeps, organizationId: string, id: string
   return presentUser(await getUserRow(deps.store.db, organizationId, id));
 }
 
-export async function createUser(deps: UserDeps, organizationId: string, body: CreateUserBody): Promise<User> {
+export async function createUser(deps: UserDeps, organizationId: string, body: CreateUserBody, actor: Actor): Promise<User> {
   const { db } = deps.store;
   const emailNormalized = normalizeEmail(body.email);
   if (await findUserIdByEmail(db, organizationId, emailNormalized)) throw duplicateEmail();
   const id = randomUUID();
   const now = creationTimeIso();
+  const row = {
+    id,
+    organization_id: organizationId,
+    email: body.email,
+    email_normalized: emailNormalized,
+    full_name: body.full_name,
+    role: body.role ?? 'agent',
+    is_active: body.is_active === false ? 0 : 1,
+    created_at: now,
+    updated_at: now,
+  };
+  const user = presentUser(row);
   await guardEmail(() =>
-    insertUser(db, {
-      id,
-      organization_id: organizationId,
-      email: body.email,
-      email_normalized: emailNormalized,
-      full_name: body.full_name,
-      role: body.role ?? 'agent',
-      is_active: body.is_active === false ? 0 : 1,
-      created_at: now,
-      updated_at: now,
+    withEvents(db, organizationId, actor, async (trx, events) => {
+      await insertUser(trx, row);
+      events.add({ type: 'user.created', resourceType: 'user', resourceId: id, object: user, occurredAt: now });
     }),
   );
-  return presentUser(await getUserRow(db, organizationId, id));
+  return user;
 }
 
-export async function updateUser(deps: UserDeps, organizationId: string, id: string, body: UpdateUserBody): Promise<User> {
+export async function updateUser(deps: UserDeps, organizationId: string, id: string, body: UpdateUserBody, actor: Actor): Promise<User> {
   const { db } = deps.store;
-  const current = await getUserRow(db, organizationId, id);
-  const changes: Updateable<UsersTable> = {};
-  if (body.email !== undefined && body.email !== current.email) {
-    const emailNormalized = normalizeEmail(body.email);
-    const holder = await findUserIdByEmail(db, organizationId, emailNormalized);
+  await getUserRow(db, organizationId, id);
+  if (body.email !== undefined) {
+    const holder = await findUserIdByEmail(db, organizationId, normalizeEmail(body.email));
     // Changing only the case of one's own address is allowed; taking another user's is not.
     if (holder !== undefined && holder !== id) throw duplicateEmail();
-    changes.email = body.email;
-    changes.email_normalized = emailNormalized;
   }
-  if (body.full_name !== undefined && body.full_name !== current.full_name) changes.full_name = body.full_name;
-  if (body.role !== undefined && body.role !== current.role) changes.role = body.role;
-  if (body.is_active !== undefined && body.is_active !== Boolean(current.is_active)) changes.is_active = body.is_active ? 1 : 0;
-  if (Object.keys(changes).length > 0) {
-    changes.updated_at = nowIso();
-    await guardEmail(() => updateUserRow(db, organizationId, id, changes));
-  }
-  return presentUser(await getUserRow(db, organizationId, id));
+  return guardEmail(() =>
+    withEvents(db, organizationId, actor, async (trx, events) => {
+      // Locked until the commit: the event's old values are the ones this change replaces.
+      const current = await getUserRow(trx, organizationId, id, true);
+      const changes: Updateable<UsersTable> = {};
+      if (body.email !== undefined && body.email !== current.email) {
+        changes.email = body.email;
+        changes.email_normalized = normalizeEmail(body.email);
+      }
+      if (body.full_name !== undefined && body.full_name !== current.full_name) changes.full_name = body.full_name;
+      if (body.role !== undefined && body.role !== current.role) changes.role = body.role;
+      if (body.is_active !== undefined && body.is_active !== Boolean(current.is_active)) changes.is_active = body.is_active ? 1 : 0;
+      if (Object.keys(changes).length === 0) return presentUser(current);
+      const now = nowIso();
+      changes.updated_at = now;
+      await updateUserRow(trx, organizationId, id, changes);
+      const before = presentUser(current);
+      const user = presentUser({ ...current, ...changes });
+      events.add({ type: 'user.updated', resourceType: 'user', resourceId: id, object: user, changes: changesBetween(before, user), occurredAt: now });
+      return user;
+    }),
+  );
 }
 
 /**
  * Deletes a user in one transaction: their tickets are unassigned (touching `updated_at`), they
  * leave every team, and the API keys they hold are revoked, so an agent who is gone can no longer
  * act through a key issued to them. Comments and attachments they wrote stay, with the author set
- * to null by the foreign keys.
+ * to null by the foreign keys. Events: `ticket.updated` per ticket unassigned, `team.member_removed`
+ * per team left, `api_key.revoked` per key revoked (each kind by one statement), then `user.deleted`.
  */
-export async function deleteUser(deps: UserDeps, organizationId: string, id: string): Promise<void> {
-  await deps.store.db.transaction().execute(async (trx) => {
-    await getUserRow(trx, organizationId, id);
+export async function deleteUser(deps: UserDeps, organizationId: string, id: string, actor: Actor): Promise<void> {
+  await withEvents(deps.store.db, organizationId, actor, async (trx, events) => {
+    const current = await getUserRow(trx, organizationId, id, true);
     const now = nowIso();
+    // Each kind of event before the change it describes: afterwards the rows no longer name the user.
+    await events.addSelected(now, (stamp) => insertTicketsUnassignedEvents(trx, stamp, 'assigned_user_id', id));
     await unassignTickets(trx, organizationId, 'assigned_user_id', id, now);
+    await events.addSelected(now, (stamp) => insertUserMembershipsRemovedEvents(trx, stamp, id));
     await removeUserFromTeams(trx, organizationId, id);
     // Before the delete: the holder column is set to null when the user row goes.
+    await events.addSelected(now, (stamp) => insertHeldKeysRevokedEvents(trx, stamp, id));
     await revokeKeysOfHolder(trx, organizationId, id, now);
     if (!(await deleteUserRow(trx, organizationId, id))) throw errors.notFound('User');
+    events.add({ type: 'user.deleted', resourceType: 'user', resourceId: id, object: presentUser(current), occurredAt: now });
   });
 }

@@ -1,0 +1,186 @@
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import type { Kysely, Transaction } from 'kysely';
+import type { AuthContext } from '../../auth/authenticate.js';
+import type { Database } from '../../db/types.js';
+import { nowIso } from '../../shared/time.js';
+import {
+  appendEvents,
+  insertEvents,
+  positionWrittenEvents,
+  takeEventPositions,
+  type EventStamp,
+  type UnpositionedEventRow,
+} from './events.repository.js';
+import type { EventType, ResourceType } from './events.schemas.js';
+
+/**
+ * The event log as services write it: every change appends its events in the transaction that
+ * makes the change, so no change commits without its events and no event outlives a rollback.
+ *
+ *   await withEvents(db, organizationId, actor, async (trx, events) => {
+ *     ...the change...
+ *     events.add({ type: 'ticket.updated', ... });
+ *   });
+ *
+ * Events are positioned in their organization's feed as the very last thing before the commit
+ * (events.repository.ts `takeEventPositions`), which makes positions follow commit order without
+ * gaps on both stores; a cursor over them never skips or repeats an event.
+ */
+
+/** Who made a change. */
+export type Actor =
+  | { type: 'api_key'; apiKeyId: string; userId: string | null }
+  | { type: 'customer'; customerId: string }
+  | { type: 'system' };
+
+/** The command line and the service's own background work. */
+export const SYSTEM_ACTOR: Actor = { type: 'system' };
+
+/** The caller of an API request: its key and the key's holder. */
+export function actorOf(auth: Pick<AuthContext, 'keyId' | 'holderUserId'>): Actor {
+  return { type: 'api_key', apiKeyId: auth.keyId, userId: auth.holderUserId };
+}
+
+/** Field-by-field changes of an update: old and new values as the API shows them. */
+export type Changes = Record<string, { old: unknown; new: unknown }>;
+
+export interface NewEvent {
+  type: EventType;
+  resourceType: ResourceType;
+  resourceId: string;
+  /** The ticket the record belongs to (tickets, comments, attachments). */
+  ticketId?: string | null;
+  /** The record as the API shows it: after the change, or as it was for a deletion. */
+  object: object;
+  changes?: Changes | null;
+  /** When the change was made; the record's own timestamp where it has one. Default: now. */
+  occurredAt?: string;
+}
+
+/**
+ * The fields whose value differs between two presentations of a record, `updated_at` left out (it
+ * moves with every change). Null when nothing changed: then there is no update and no event.
+ */
+export function changesBetween(before: object, after: object, ignore: readonly string[] = ['updated_at']): Changes | null {
+  const changes: Changes = {};
+  const a = before as Record<string, unknown>;
+  const b = after as Record<string, unknown>;
+  for (const key of Object.keys(b)) {
+    if (ignore.includes(key)) continue;
+    if (JSON.stringify(a[key]) !== JSON.stringify(b[key])) changes[key] = { old: a[key] ?? null, new: b[key] ?? null };
+  }
+  return Object.keys(changes).length > 0 ? changes : null;
+}
+
+/** The events of one transaction of one organization, written when it is sealed. */
+export class EventLog {
+  private readonly pending: NewEvent[] = [];
+  /** Events the transaction wrote with set-based SQL; they get their positions when it is sealed. */
+  private written = 0;
+  private sealed = false;
+
+  constructor(
+    private readonly trx: Transaction<Database>,
+    readonly organizationId: string,
+    readonly actor: Actor,
+  ) {}
+
+  /** Adds an event of this transaction; it is written when the transaction is sealed. */
+  add(event: NewEvent): void {
+    if (this.sealed) throw new Error('The event log of this transaction is sealed already');
+    this.pending.push(event);
+  }
+
+  /**
+   * Records events that set-based SQL writes (one per affected row of a cascade), in the order
+   * they are written; `write` resolves to how many it wrote. They come before the added events.
+   */
+  async addSelected(occurredAt: string, write: (stamp: EventStamp) => Promise<number>): Promise<void> {
+    if (this.sealed) throw new Error('The event log of this transaction is sealed already');
+    this.written += await write(this.stamp(occurredAt));
+  }
+
+  stamp(occurredAt: string): EventStamp {
+    const actor = this.actor;
+    return {
+      organizationId: this.organizationId,
+      actorType: actor.type,
+      actorId: actor.type === 'api_key' ? actor.apiKeyId : actor.type === 'customer' ? actor.customerId : null,
+      actorUserId: actor.type === 'api_key' ? actor.userId : null,
+      occurredAt,
+    };
+  }
+
+  /**
+   * Positions and writes this transaction's events: the last statements before the commit. Two
+   * statements for any number of added events (three with set-based ones); none without events.
+   * Resolves to the number of events.
+   */
+  async seal(): Promise<number> {
+    if (this.sealed) return 0;
+    this.sealed = true;
+    const total = this.written + this.pending.length;
+    if (total === 0) return 0;
+    // Built before the positions are taken: nothing but the statements below runs under the lock.
+    const rows: UnpositionedEventRow[] = this.pending.map((event) => {
+      const occurredAt = event.occurredAt ?? nowIso();
+      const stamp = this.stamp(occurredAt);
+      return {
+        id: randomUUID(),
+        organization_id: this.organizationId,
+        type: event.type,
+        occurred_at: occurredAt,
+        actor_type: stamp.actorType,
+        actor_id: stamp.actorId,
+        actor_user_id: stamp.actorUserId,
+        resource_type: event.resourceType,
+        resource_id: event.resourceId,
+        ticket_id: event.ticketId ?? null,
+        data: JSON.stringify({ object: event.object, changes: event.changes ?? null }),
+      };
+    });
+    if (this.written === 0) {
+      // The common case: positions and rows in one go (one statement on PostgreSQL).
+      await appendEvents(this.trx, this.organizationId, rows);
+      return total;
+    }
+    const base = (await takeEventPositions(this.trx, this.organizationId, total)) - total;
+    await positionWrittenEvents(this.trx, this.organizationId, base);
+    await insertEvents(this.trx, rows.map((row, i) => ({ ...row, position: base + this.written + i + 1 })));
+    return total;
+  }
+}
+
+const committed = new EventEmitter().setMaxListeners(0);
+
+/** Calls `listener` with the organization each time a transaction of this process commits events. */
+export function onEventsCommitted(listener: (organizationId: string) => void): () => void {
+  committed.on('committed', listener);
+  return () => committed.off('committed', listener);
+}
+
+/**
+ * Runs `work` in a transaction with the event log of that transaction, sealing the log as the
+ * last step before the commit. After the commit, the webhook worker of this process is told at
+ * once (other processes find the events on their next poll).
+ */
+export async function withEvents<T>(
+  db: Kysely<Database>,
+  organizationId: string,
+  actor: Actor,
+  work: (trx: Transaction<Database>, events: EventLog) => Promise<T>,
+): Promise<T> {
+  const { value, count } = await db.transaction().execute(async (trx) => {
+    const events = new EventLog(trx, organizationId, actor);
+    const value = await work(trx, events);
+    return { value, count: await events.seal() };
+  });
+  if (count > 0) committed.emit('committed', organizationId);
+  return value;
+}
+
+/** For a transaction opened elsewhere (the first start's bootstrap): seal it yourself before it commits. */
+export function eventLogOf(trx: Transaction<Database>, organizationId: string, actor: Actor): EventLog {
+  return new EventLog(trx, organizationId, actor);
+}

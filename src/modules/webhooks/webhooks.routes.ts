@@ -1,0 +1,108 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { authOf } from '../../auth/authenticate.js';
+import { toPage } from '../../shared/pagination.js';
+import { ErrorBody, responses } from '../../shared/schemas.js';
+import {
+  CreatedWebhook,
+  CreateWebhookBody,
+  Delivery,
+  DeliveryParams,
+  ListDeliveriesQuery,
+  ListWebhooksQuery,
+  UpdatedWebhook,
+  UpdateWebhookBody,
+  Webhook,
+  WebhookParams,
+} from './webhooks.schemas.js';
+import * as webhooks from './webhooks.service.js';
+
+export async function webhooksRoutes(fastify: FastifyInstance, deps: webhooks.WebhookDeps): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const tags = ['Webhooks'];
+
+  app.get('/v1/webhooks', {
+    config: { auth: { scope: 'webhooks:read' } },
+    schema: { tags, summary: 'List webhook endpoints, oldest first', querystring: ListWebhooksQuery, response: responses({ 200: Type.Array(Webhook) }) },
+    handler: (request) => webhooks.listWebhooks(deps, authOf(request).organizationId, toPage(request.query)),
+  });
+
+  app.post('/v1/webhooks', {
+    config: { auth: { scope: 'webhooks:write' } },
+    schema: {
+      tags,
+      summary: 'Create a webhook endpoint; the answer carries its signing secret, shown this once',
+      description:
+        'Deliveries follow Standard Webhooks 1.0: a JSON POST `{type, timestamp, data}` (data is the Event) with the headers ' +
+        'webhook-id, webhook-timestamp and webhook-signature. The endpoint receives the events committed after it was created.',
+      body: CreateWebhookBody,
+      response: responses({ 201: CreatedWebhook, 409: ErrorBody }, [400, 413, 415]),
+    },
+    handler: async (request, reply) => {
+      const created = await webhooks.createWebhook(deps, authOf(request).organizationId, request.body);
+      return reply.code(201).send(created);
+    },
+  });
+
+  app.get('/v1/webhooks/:webhook_id', {
+    config: { auth: { scope: 'webhooks:read' } },
+    schema: { tags, summary: 'Get a webhook endpoint', params: WebhookParams, response: responses({ 200: Webhook, 404: ErrorBody }) },
+    handler: (request) => webhooks.getWebhook(deps, authOf(request).organizationId, request.params.webhook_id),
+  });
+
+  app.patch('/v1/webhooks/:webhook_id', {
+    config: { auth: { scope: 'webhooks:write' } },
+    schema: {
+      tags,
+      summary: 'Update a webhook endpoint: URL, events, description, pause or resume, rotate the secret',
+      params: WebhookParams,
+      body: UpdateWebhookBody,
+      response: responses({ 200: UpdatedWebhook, 404: ErrorBody }, [400, 413, 415]),
+    },
+    handler: (request) => webhooks.updateWebhook(deps, authOf(request).organizationId, request.params.webhook_id, request.body),
+  });
+
+  app.delete('/v1/webhooks/:webhook_id', {
+    config: { auth: { scope: 'webhooks:delete' } },
+    schema: {
+      tags,
+      summary: 'Delete a webhook endpoint and its delivery log',
+      params: WebhookParams,
+      response: responses({ 204: Type.Null(), 404: ErrorBody }),
+    },
+    handler: async (request, reply) => {
+      await webhooks.deleteWebhook(deps, authOf(request).organizationId, request.params.webhook_id);
+      return reply.code(204).send(null);
+    },
+  });
+
+  app.get('/v1/webhooks/:webhook_id/deliveries', {
+    config: { auth: { scope: 'webhooks:read' } },
+    schema: {
+      tags,
+      summary: "The endpoint's delivery log, newest event first",
+      params: WebhookParams,
+      querystring: ListDeliveriesQuery,
+      response: responses({ 200: Type.Array(Delivery), 404: ErrorBody }),
+    },
+    handler: (request) =>
+      webhooks.listDeliveries(deps, authOf(request).organizationId, request.params.webhook_id, request.query, toPage(request.query)),
+  });
+
+  app.post('/v1/webhooks/:webhook_id/deliveries/:delivery_id/retry', {
+    config: { auth: { scope: 'webhooks:write' } },
+    schema: {
+      tags,
+      summary: 'Send a delivery again (one more attempt, as soon as the endpoint is active)',
+      description: 'For a failed delivery, or a successful one to send it again; a pending delivery is already queued and is answered as it is. No request body.',
+      params: DeliveryParams,
+      response: responses({ 202: Delivery, 404: ErrorBody }),
+    },
+    handler: async (request, reply) => {
+      const { webhook_id, delivery_id } = request.params;
+      const delivery = await webhooks.retryDelivery(deps, authOf(request).organizationId, webhook_id, delivery_id);
+      return reply.code(202).send(delivery);
+    },
+  });
+}

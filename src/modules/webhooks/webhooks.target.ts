@@ -1,0 +1,175 @@
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+/**
+ * Where webhooks may be sent (SSRF protection). A webhook URL is chosen by an API client, and the
+ * service sends requests to it from inside the network it runs in, so without care a client could
+ * make it call the cloud metadata service (169.254.169.254), a database on localhost or an
+ * internal admin page. Rules, unless WEBHOOKS_ALLOW_PRIVATE=true (development and tests):
+ *
+ * - only `https://` URLs, without user names or passwords in them;
+ * - every address the host resolves to must be a public unicast address: loopback, private
+ *   (RFC 1918), carrier-grade NAT, link-local (the metadata service), unique-local (fc00::/7),
+ *   unspecified, multicast, broadcast, documentation, benchmarking and reserved ranges are
+ *   refused, as are IPv6 forms that embed an IPv4 address (IPv4-mapped ::ffff:0:0/96 is judged by
+ *   the address it maps; NAT64, 6to4 and Teredo are refused outright);
+ * - the check is made when delivering, on the addresses the resolver answers then, and the
+ *   connection goes to an address that passed (a custom `lookup`), so a name that later resolves
+ *   elsewhere (DNS rebinding) gains nothing;
+ * - redirects are never followed (a 3xx is a failed delivery).
+ *
+ * Creating or changing an endpoint refuses what is plainly wrong at once (a 422), but only the
+ * delivery-time check decides: DNS can change after the endpoint was saved.
+ */
+
+/** Thrown when a delivery is refused before any connection is made. */
+export class ForbiddenTargetError extends Error {}
+
+/** True when the address is anything but a public unicast address (see above). */
+export function isForbiddenAddress(address: string): boolean {
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    // `process` turns an IPv4-mapped IPv6 address (::ffff:127.0.0.1) into the IPv4 address it maps.
+    parsed = ipaddr.process(address);
+  } catch {
+    return true;
+  }
+  return parsed.range() !== 'unicast';
+}
+
+/** A URL host as an IP address, or null for a name (`[::1]` → `::1`). */
+function literalAddress(hostname: string): string | null {
+  const bare = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
+  return isIP(bare) ? bare : null;
+}
+
+/** Names that always mean this machine, whatever a resolver says. */
+const isLocalName = (hostname: string): boolean => /(^|\.)localhost\.?$/i.test(hostname);
+
+/**
+ * Why a URL cannot be a webhook target, judged without resolving it, or null when it may be: the
+ * scheme, credentials, and an address written in the URL. The URL must already parse.
+ */
+function targetProblem(url: URL, allowPrivate: boolean): string | null {
+  if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) {
+    return allowPrivate ? 'must be an http:// or https:// URL' : 'must be an https:// URL';
+  }
+  if (url.username !== '' || url.password !== '') return 'must not contain a user name or password';
+  if (url.hostname === '') return 'must name a host';
+  if (allowPrivate) return null;
+  const literal = literalAddress(url.hostname);
+  if (literal !== null && isForbiddenAddress(literal)) {
+    return 'must not point at a loopback, private, link-local or otherwise non-public address';
+  }
+  return null;
+}
+
+/**
+ * What creating or changing an endpoint refuses (422): `targetProblem`, and names that always mean
+ * this machine. Other names are judged when delivering, by what they resolve to then.
+ */
+export function urlProblem(url: URL, allowPrivate: boolean): string | null {
+  const problem = targetProblem(url, allowPrivate);
+  if (problem !== null || allowPrivate) return problem;
+  if (literalAddress(url.hostname) === null && isLocalName(url.hostname)) return 'must not point at this machine (localhost)';
+  return null;
+}
+
+type Resolver = (hostname: string, options: LookupOptions & { all: true }, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+
+const systemResolver: Resolver = (hostname, options, callback) => dnsLookup(hostname, options, callback);
+
+/**
+ * A `lookup` for sockets that resolves the host, refuses the connection when any of its addresses
+ * is forbidden, and otherwise connects to those same addresses: what was checked is what is used.
+ */
+export function vettedLookup(allowPrivate: boolean, resolve: Resolver = systemResolver): LookupFunction {
+  return (hostname, options, callback) => {
+    resolve(hostname, { family: options.family, hints: options.hints, all: true }, (error, addresses) => {
+      if (error) return callback(error, '', 0);
+      if (addresses.length === 0) return callback(Object.assign(new Error(`${hostname} did not resolve`), { code: 'ENOTFOUND' }), '', 0);
+      const forbidden = allowPrivate ? undefined : addresses.find((a) => isForbiddenAddress(a.address));
+      if (forbidden) {
+        return callback(new ForbiddenTargetError(`${hostname} resolves to ${forbidden.address}, which is not a public address`), '', 0);
+      }
+      if (options.all) return (callback as (e: null, a: LookupAddress[]) => void)(null, addresses);
+      const first = addresses[0]!;
+      callback(null, first.address, first.family);
+    });
+  };
+}
+
+export interface PostOptions {
+  timeoutMs: number;
+  allowPrivate: boolean;
+  /** Aborts the request (the worker is stopping). */
+  signal?: AbortSignal | undefined;
+  agents?: { http: http.Agent; https: https.Agent } | undefined;
+  lookup?: LookupFunction | undefined;
+}
+
+/** Keep-alive agents whose sockets only ever connect to vetted addresses. */
+export function vettedAgents(allowPrivate: boolean): { http: http.Agent; https: https.Agent } {
+  const lookup = vettedLookup(allowPrivate);
+  return {
+    http: new http.Agent({ keepAlive: true, lookup, maxSockets: 4 }),
+    https: new https.Agent({ keepAlive: true, lookup, maxSockets: 4 }),
+  };
+}
+
+/** Bytes of a receiver's answer that are read (and thrown away) before the connection is cut. */
+const MAX_RESPONSE_BYTES = 64 * 1024;
+
+/**
+ * POSTs a body to a webhook target and resolves to the response status. Rejects when the target
+ * is refused (ForbiddenTargetError), cannot be reached, or does not answer within the timeout.
+ * Never follows a redirect.
+ */
+export function postToTarget(target: string, body: string, headers: Record<string, string>, options: PostOptions): Promise<number> {
+  const url = new URL(target);
+  const problem = targetProblem(url, options.allowPrivate);
+  if (problem !== null) return Promise.reject(new ForbiddenTargetError(`The URL ${problem}`));
+  const literal = literalAddress(url.hostname);
+  // A literal address is connected to without a lookup, so it is checked here (targetProblem did).
+  const lookup = literal === null ? (options.lookup ?? vettedLookup(options.allowPrivate)) : undefined;
+  const client = url.protocol === 'https:' ? https : http;
+  const agent = options.agents ? (url.protocol === 'https:' ? options.agents.https : options.agents.http) : undefined;
+  return new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => request.destroy(new Error(`no answer within ${options.timeoutMs} ms`)), options.timeoutMs);
+    const onAbort = () => request.destroy(new Error('interrupted: the server is shutting down'));
+    const request = client.request(
+      url,
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        ...(agent ? { agent } : {}),
+        ...(lookup ? { lookup } : {}),
+      },
+      (response: IncomingMessage) => {
+        let received = 0;
+        response.on('data', (chunk: Buffer) => {
+          received += chunk.length;
+          // Only the status matters; a receiver that answers with megabytes is cut off.
+          if (received > MAX_RESPONSE_BYTES) response.destroy();
+        });
+        response.on('error', () => undefined);
+        response.on('close', () => {
+          clearTimeout(timer);
+          options.signal?.removeEventListener('abort', onAbort);
+          resolve(response.statusCode ?? 0);
+        });
+      },
+    );
+    request.on('error', (error) => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      reject(error);
+    });
+    if (options.signal?.aborted) onAbort();
+    else options.signal?.addEventListener('abort', onAbort, { once: true });
+    request.end(body);
+  });
+}
