@@ -21,6 +21,20 @@ export class AppError extends Error {
   }
 }
 
+/** Why a request carries no usable API key. */
+export type UnauthorizedReason = 'missing' | 'scheme' | 'malformed' | 'invalid';
+
+/**
+ * What a 401 says. The first three can be told from the request alone; an unknown, revoked and
+ * expired key all get the same last one, so an answer never tells which keys exist.
+ */
+export const UNAUTHORIZED_DETAILS: Record<UnauthorizedReason, string> = {
+  missing: 'Missing API key: send the header Authorization: Bearer <API key>',
+  scheme: 'Invalid Authorization header: use the Bearer scheme, as in Authorization: Bearer <API key>',
+  malformed: 'Malformed API key: a key is key_admin_ or key_ro_ followed by 38 letters and digits (a typo fails their checksum), sent alone after Bearer',
+  invalid: 'Invalid API key: it is unknown, revoked or expired',
+};
+
 /** The error catalogue: every error the service answers with on purpose is made here. */
 export const errors = {
   malformedJson: () => new AppError(400, 'malformed_json', 'Malformed JSON body: the request body is not valid JSON'),
@@ -40,8 +54,8 @@ export const errors = {
       'file_content_mismatch',
       `File content does not match its declared type: declared '${declared}', but the content looks like '${detected}'`,
     ),
-  unauthorized: () =>
-    new AppError(401, 'unauthorized', 'Invalid or missing API key', undefined, { 'www-authenticate': 'Bearer' }),
+  unauthorized: (reason: UnauthorizedReason = 'invalid') =>
+    new AppError(401, 'unauthorized', UNAUTHORIZED_DETAILS[reason], undefined, { 'www-authenticate': 'Bearer' }),
   forbidden: (scope: string) =>
     new AppError(403, 'forbidden', `Insufficient permissions: requires ${scope}`),
   keyOutlivesCaller: (targetExpiresAt: string | null, callerExpiresAt: string) =>

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { generateApiKey, hashApiKey } from '../src/auth/api-keys.js';
 import { READONLY_KEY_LIFETIME_MS, resolveScopes } from '../src/auth/api-keys.service.js';
 import { ALL_SCOPES, READ_SCOPES } from '../src/auth/scopes.js';
-import { AppError } from '../src/errors.js';
+import { AppError, UNAUTHORIZED_DETAILS, type UnauthorizedReason } from '../src/errors.js';
 import { buildTestApp, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
@@ -21,10 +21,13 @@ interface KeyTest {
   expires_at: string | null;
 }
 
-/** Asserts the one 401 answer of decisions §2. */
-function expectUnauthorized(res: { statusCode: number; headers: Record<string, unknown>; json: () => unknown }): void {
+/** Asserts a 401 answer with the detail for its reason. */
+function expectUnauthorized(
+  res: { statusCode: number; headers: Record<string, unknown>; json: () => unknown },
+  reason: UnauthorizedReason = 'invalid',
+): void {
   expect(res.statusCode).toBe(401);
-  expect(res.json()).toEqual({ detail: 'Invalid or missing API key' });
+  expect(res.json()).toEqual({ detail: UNAUTHORIZED_DETAILS[reason] });
   expect(res.headers['www-authenticate']).toBe('Bearer');
   expect(String(res.headers['content-type'])).toMatch(/^application\/json/);
 }
@@ -38,23 +41,39 @@ function flipOneChar(key: string, index: number): string {
 
 describe('authentication: every bad credential is 401', () => {
   it('a missing Authorization header is 401 with WWW-Authenticate: Bearer', async () => {
-    expectUnauthorized(await t.request({ method: 'GET', url: '/v1/tickets', key: null }));
-    expectUnauthorized(await t.request({ method: 'GET', url: '/v1/test', key: null }));
+    expectUnauthorized(await t.request({ method: 'GET', url: '/v1/tickets', key: null }), 'missing');
+    expectUnauthorized(await t.request({ method: 'GET', url: '/v1/test', key: null }), 'missing');
+    expectUnauthorized(await t.request({ method: 'GET', url: '/v1/test', key: null, headers: { authorization: '  ' } }), 'missing');
   });
 
   it.each([
-    ['Basic scheme', () => `Basic ${Buffer.from(`user:${t.org.adminKey}`).toString('base64')}`],
-    ['Basic scheme carrying the key itself', () => `Basic ${t.org.adminKey}`],
-    ['Token scheme', () => `Token ${t.org.adminKey}`],
-    ['the key without any scheme', () => t.org.adminKey],
-    ['an empty bearer', () => 'Bearer '],
-    ['the bare word Bearer', () => 'Bearer'],
-    ['garbage', () => 'Bearer !!not-a-key!!'],
-    ['a key with trailing junk', () => `Bearer ${t.org.adminKey}x`],
-    ['two tokens', () => `Bearer ${t.org.adminKey} ${t.org.adminKey}`],
-  ])('%s is 401', async (_name, header) => {
+    ['Basic scheme', (): string => `Basic ${Buffer.from(`user:${t.org.adminKey}`).toString('base64')}`, 'scheme'],
+    ['Basic scheme carrying the key itself', (): string => `Basic ${t.org.adminKey}`, 'scheme'],
+    ['Token scheme', (): string => `Token ${t.org.adminKey}`, 'scheme'],
+    ['the key without any scheme', (): string => t.org.adminKey, 'scheme'],
+    ['a scheme glued to the key', (): string => `Bearer:${t.org.adminKey}`, 'scheme'],
+    ['an empty bearer', (): string => 'Bearer ', 'malformed'],
+    ['the bare word Bearer', (): string => 'Bearer', 'malformed'],
+    ['garbage', (): string => 'Bearer !!not-a-key!!', 'malformed'],
+    ['a key with trailing junk', (): string => `Bearer ${t.org.adminKey}x`, 'malformed'],
+    ['two tokens', (): string => `Bearer ${t.org.adminKey} ${t.org.adminKey}`, 'malformed'],
+  ] as const)('%s is 401 saying what is wrong', async (_name, header, reason) => {
     const res = await t.request({ method: 'GET', url: '/v1/test', key: null, headers: { authorization: header() } });
-    expectUnauthorized(res);
+    expectUnauthorized(res, reason);
+  });
+
+  it('unknown, revoked and expired keys get the very same answer, so no answer tells which keys exist', async () => {
+    const expired = await t.org.key({ expiresAt: new Date(Date.now() - 1000).toISOString() });
+    const revoked = await t.org.key({});
+    await t.store.db.updateTable('api_keys').set({ revoked_at: new Date().toISOString() }).where('key_hash', '=', hashApiKey(revoked)).execute();
+    const answers = [];
+    for (const key of [generateApiKey('admin').key, expired, revoked]) {
+      const res = await t.request({ method: 'GET', url: '/v1/tickets', key });
+      answers.push({ status: res.statusCode, body: res.body, authenticate: res.headers['www-authenticate'] });
+    }
+    expect(answers[0]).toEqual({ status: 401, body: JSON.stringify({ detail: UNAUTHORIZED_DETAILS.invalid }), authenticate: 'Bearer' });
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[2]).toEqual(answers[0]);
   });
 
   it('a well-formed key with a wrong checksum is 401', async () => {
@@ -64,7 +83,7 @@ describe('authentication: every bad credential is 401', () => {
       const tampered = flipOneChar(key, index);
       expect(tampered).not.toBe(key);
       expect(tampered).toHaveLength(key.length);
-      expectUnauthorized(await t.request({ method: 'GET', url: '/v1/test', key: tampered }));
+      expectUnauthorized(await t.request({ method: 'GET', url: '/v1/test', key: tampered }), 'malformed');
     }
   });
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UNAUTHORIZED_DETAILS } from '../src/errors.js';
 import { buildTestApp, type TestApp } from './helpers/test-app.js';
 
 // The check order of decisions §2: 401, then 429, then 403, then validation (400/413/415/422) and
@@ -21,7 +22,7 @@ describe('401 comes first', () => {
   it('no key with a malformed JSON body is 401, not 400', async () => {
     const res = await t.request({ method: 'POST', url: '/v1/tickets', key: null, body: MALFORMED_JSON });
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ detail: 'Invalid or missing API key' });
+    expect(res.json()).toEqual({ detail: UNAUTHORIZED_DETAILS.missing });
   });
 
   it('no key on a malformed UUID or an unknown record is 401, not 422 or 404', async () => {

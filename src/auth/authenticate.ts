@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/types.js';
-import { errors } from '../errors.js';
+import { errors, type UnauthorizedReason } from '../errors.js';
 import { toIsoOrNull } from '../shared/time.js';
 import { hashApiKey, isWellFormedApiKey } from './api-keys.js';
 import { findApiKeyByHash, touchApiKey } from './api-keys.repository.js';
@@ -40,6 +40,7 @@ declare module 'fastify' {
 }
 
 const BEARER = /^bearer +(\S+)\s*$/i;
+const BEARER_SCHEME_NAME = /^bearer(\s|$)/i;
 // last_used_at is informational; writing it on every request would turn reads into writes.
 const TOUCH_INTERVAL_MS = 60_000;
 
@@ -60,13 +61,13 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
   app.addHook('onRequest', async (request: FastifyRequest) => {
     if (!request.routeOptions.config.auth) return;
     const context = await authenticate(options.db, request.headers.authorization);
-    if (context) {
+    if (typeof context === 'object') {
       request.auth = context;
       return;
     }
     const retryAfter = await options.authFailureExceeded(request);
     if (retryAfter !== null) throw errors.rateLimited(retryAfter);
-    throw errors.unauthorized();
+    throw errors.unauthorized(context);
   });
 
   app.addHook('preParsing', async (request: FastifyRequest, _reply: FastifyReply, payload) => {
@@ -88,15 +89,19 @@ function isOwnKey(request: FastifyRequest, param: string | undefined): boolean {
   return typeof value === 'string' && value.toLowerCase() === request.auth.keyId;
 }
 
-async function authenticate(db: Kysely<Database>, header: string | undefined): Promise<AuthContext | null> {
-  const key = header ? BEARER.exec(header)?.[1] : undefined;
-  if (!key || !isWellFormedApiKey(key)) return null;
+/** The caller's key, or why there is none. */
+async function authenticate(db: Kysely<Database>, header: string | undefined): Promise<AuthContext | UnauthorizedReason> {
+  if (header === undefined || header.trim() === '') return 'missing';
+  if (!BEARER_SCHEME_NAME.test(header)) return 'scheme';
+  const key = BEARER.exec(header)?.[1];
+  if (!key || !isWellFormedApiKey(key)) return 'malformed';
   // Read on every request, never cached: a revoked or expired key is refused from the next request on.
+  // Unknown, revoked and expired are one answer: telling them apart would tell which keys exist.
   const row = await findApiKeyByHash(db, hashApiKey(key));
-  if (!row || row.revoked_at !== null) return null;
+  if (!row || row.revoked_at !== null) return 'invalid';
   const now = Date.now();
   const expiresAt = toIsoOrNull(row.expires_at);
-  if (expiresAt !== null && Date.parse(expiresAt) <= now) return null;
+  if (expiresAt !== null && Date.parse(expiresAt) <= now) return 'invalid';
   const lastUsed = toIsoOrNull(row.last_used_at);
   if (lastUsed === null || now - Date.parse(lastUsed) > TOUCH_INTERVAL_MS) {
     await touchApiKey(db, row.id, new Date(now).toISOString());

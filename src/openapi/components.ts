@@ -27,6 +27,15 @@ export class ComponentCollector {
     return { $ref: `#/components/schemas/${name}` };
   }
 
+  /** Like `refer`, naming `schema` `name` in the document when the code has not named it. */
+  referAs(name: string, schema: unknown): unknown {
+    if (!isObject(schema) || schemaNameOf(schema) !== undefined) return this.refer(schema);
+    const known = this.byName.get(name);
+    if (known !== undefined && known !== schema) throw new Error(`Two different schemas are named ${name} for the OpenAPI document`);
+    this.byName.set(name, schema);
+    return { $ref: `#/components/schemas/${name}` };
+  }
+
   /** The named schemas met so far (and those they use), sorted by name, ready for `components.schemas`. */
   components(): Record<string, unknown> {
     const out: Record<string, unknown> = {};

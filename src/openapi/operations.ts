@@ -2,6 +2,7 @@ import type { FastifySchema, RouteOptions } from 'fastify';
 import { isApiRoute } from '../shared/http-rules.js';
 import { ErrorBody } from '../shared/schemas.js';
 import type { ComponentCollector } from './components.js';
+import { operationIdOf } from './operation-ids.js';
 
 /** The name of the security scheme in `components.securitySchemes`. */
 export const BEARER_SCHEME = 'bearerAuth';
@@ -90,7 +91,7 @@ export function accessSentence(route: RouteOptions): string {
 const UPLOAD_BODY = {
   type: 'object',
   required: ['file'],
-  properties: { file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The file; the part\'s own Content-Type is its type' } },
+  properties: { file: { type: 'string', format: 'binary', description: "The file; the part's own Content-Type is its type" } },
 };
 
 /**
@@ -100,10 +101,10 @@ const UPLOAD_BODY = {
 function documentResponse(schema: unknown, named: ComponentCollector): unknown {
   const s = schema as Record<string, unknown> | undefined;
   if (s?.type === 'string' && s.format === 'binary') {
-    // 3.1 describes raw bytes by the media type alone; `format: binary` is the 3.0 way.
-    const { description, headers, ...rest } = s;
-    delete rest.format;
-    return { description, ...(headers ? { headers } : {}), content: { '*/*': { schema: rest } } };
+    // One entry per type a file can be served with (`x-content-types`), or any type.
+    const { description, headers, 'x-content-types': types, ...rest } = s;
+    const mediaTypes = Array.isArray(types) ? (types as string[]) : ['*/*'];
+    return { description, ...(headers ? { headers } : {}), content: Object.fromEntries(mediaTypes.map((type) => [type, { schema: rest }])) };
   }
   return named.refer(schema);
 }
@@ -118,8 +119,25 @@ export function documentRoute(route: RouteOptions, schema: FastifySchema, named:
   const response = Object.fromEntries(
     Object.entries(withErrorResponses(route, schema)).map(([status, s]) => [status, documentResponse(s, named)]),
   );
-  const documented: FastifySchema = { ...schema, description, ...securityOf(route), response };
-  if (schema.body) documented.body = named.refer(schema.body);
-  else if (route.config?.multipart) documented.body = UPLOAD_BODY;
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  const operationId = operationIdOf(methods.find((m) => m !== 'HEAD') ?? methods[0]!, route.url);
+  const documented: FastifySchema = { ...schema, operationId, description, ...securityOf(route), response };
+  if (schema.querystring) documented.querystring = optionalDefaults(schema.querystring);
+  // A body the code has not named is named after its operation: createTicket's is CreateTicketRequest.
+  const bodyName = `${operationId[0]!.toUpperCase()}${operationId.slice(1)}Request`;
+  if (schema.body) documented.body = named.referAs(bodyName, schema.body);
+  else if (route.config?.multipart) documented.body = named.referAs(bodyName, UPLOAD_BODY);
   return documented;
+}
+
+/**
+ * A query parameter with a default (`limit`) is required by the route's TypeBox type, since the
+ * handler always sees a value, but a client may leave it out: the document must not require it.
+ */
+function optionalDefaults(querystring: unknown): unknown {
+  const q = querystring as { required?: string[]; properties?: Record<string, { default?: unknown }> };
+  if (!Array.isArray(q.required)) return querystring;
+  const required = q.required.filter((name) => q.properties?.[name]?.default === undefined);
+  const { required: _dropped, ...rest } = q;
+  return required.length > 0 ? { ...rest, required } : rest;
 }

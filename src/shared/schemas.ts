@@ -64,7 +64,7 @@ export const ErrorBody = named(
   ),
 );
 
-export const MessageBody = Type.Object({ message: Type.String() });
+export const MessageBody = named('Message', Type.Object({ message: Type.String({ examples: ['User added to team'] }) }));
 
 /** The error statuses every authenticated route can answer with. */
 const commonErrors = {

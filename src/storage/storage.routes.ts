@@ -7,6 +7,7 @@ import { Type } from 'typebox';
 import type { AppDeps } from '../app.js';
 import { errors, handleError } from '../errors.js';
 import { findAttachmentById } from '../modules/attachments/attachments.repository.js';
+import { ALLOWED_TYPES } from '../modules/attachments/file-types.js';
 import { ErrorBody } from '../shared/schemas.js';
 import type { ByteRange } from './blob-store.js';
 import type { UrlSigner } from './signed-urls.js';
@@ -29,11 +30,13 @@ const FileBytes = Type.Unsafe<Readable>({
   format: 'binary',
   description: 'The file, with the Content-Type it was uploaded with',
   headers: DOWNLOAD_HEADERS,
+  'x-content-types': [...ALLOWED_TYPES],
 });
 const PartOfFile = Type.Unsafe<Readable>({
   type: 'string',
   format: 'binary',
   description: 'The requested range of the file (one range)',
+  'x-content-types': [...ALLOWED_TYPES],
   headers: { ...DOWNLOAD_HEADERS, 'Content-Range': Type.String({ description: '`bytes <first>-<last>/<size>`' }) },
 });
 // The exact forms the service issues; anything else is the same 403 as a wrong signature.

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { ALL_SCOPES } from '../../auth/scopes.js';
-import { DateTime, Nullable, pageQuery, StringEnum, Uuid } from '../../shared/schemas.js';
+import { DateTime, named, Nullable, pageQuery, StringEnum, Uuid } from '../../shared/schemas.js';
 
 export const KEY_ROLES = ['admin', 'readonly'] as const;
 export const KEY_STATUSES = ['active', 'expired', 'revoked'] as const;
@@ -26,13 +26,16 @@ const apiKeyProperties = {
 };
 
 /** A key as the API shows it: never its hash, and the plain key only in the answer to its creation. */
-export const ApiKey = Type.Object(apiKeyProperties);
+export const ApiKey = named('ApiKey', Type.Object(apiKeyProperties));
 export type ApiKey = Static<typeof ApiKey>;
 
-export const CreatedApiKey = Type.Object({
-  ...apiKeyProperties,
-  key: Type.String({ description: 'The plain key, shown this once: only its hash is stored' }),
-});
+export const CreatedApiKey = named(
+  'CreatedApiKey',
+  Type.Object({
+    ...apiKeyProperties,
+    key: Type.String({ description: 'The plain key, shown this once: only its hash is stored' }),
+  }),
+);
 export type CreatedApiKey = Static<typeof CreatedApiKey>;
 
 export const ApiKeyParams = Type.Object({ key_id: Uuid() });
@@ -45,7 +48,7 @@ export const CreateApiKeyBody = Type.Object(
     holder_user_id: Type.Optional(HolderUserId),
     expires_at: Type.Optional(ExpiresAt),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ name: 'Reporting dashboard', role: 'readonly' }] },
 );
 export type CreateApiKeyBody = Static<typeof CreateApiKeyBody>;
 
@@ -56,7 +59,7 @@ export const UpdateApiKeyBody = Type.Object(
     holder_user_id: Type.Optional(HolderUserId),
     expires_at: Type.Optional(ExpiresAt),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ name: 'Reporting dashboard (finance)' }] },
 );
 export type UpdateApiKeyBody = Static<typeof UpdateApiKeyBody>;
 

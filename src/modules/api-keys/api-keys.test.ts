@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestOrg } from '../../../test/helpers/test-app.js';
 import { ALL_SCOPES, READ_SCOPES } from '../../auth/scopes.js';
+import { UNAUTHORIZED_DETAILS } from '../../errors.js';
 
 interface KeyBody {
   id: string;
@@ -420,7 +421,7 @@ describe('api keys: revoke', () => {
     for (const url of ['/v1/tickets', '/v1/test', '/v1/api-keys']) {
       const refused = await t.request({ method: 'GET', url, key: created.key });
       expect(refused.statusCode, url).toBe(401);
-      expect(refused.json()).toEqual({ detail: 'Invalid or missing API key' });
+      expect(refused.json()).toEqual({ detail: UNAUTHORIZED_DETAILS.invalid });
     }
     const record = await getKey(created.id);
     expect(record.revoked_at).toMatch(ISO);

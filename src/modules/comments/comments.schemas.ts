@@ -28,7 +28,7 @@ export const CreateCommentBody = Type.Object(
       Nullable(Uuid({ description: "A user of the organization; absent means the key's holder, null means none" })),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ body: 'Thanks for the report: we are looking into it.', is_internal: false }] },
 );
 export type CreateCommentBody = Static<typeof CreateCommentBody>;
 
@@ -37,7 +37,7 @@ export const UpdateCommentBody = Type.Object(
     body: Type.Optional(Body),
     is_internal: Type.Optional(IsInternal),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ body: 'Thanks for the report: a fix is on its way.' }] },
 );
 export type UpdateCommentBody = Static<typeof UpdateCommentBody>;
 

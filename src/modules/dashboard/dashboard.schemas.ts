@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DateTime, Nullable, Uuid } from '../../shared/schemas.js';
+import { DateTime, named, Nullable, Uuid } from '../../shared/schemas.js';
 import { TICKET_PRIORITIES, TICKET_STATUSES } from '../tickets/tickets.schemas.js';
 
 /** Statuses that count as open on the dashboard: every status but resolved and closed. */
@@ -21,12 +21,12 @@ const Windows = (what: string) =>
     last_7_days: Type.Integer({ minimum: 0, description: `${what} in the 7 days before generated_at` }),
   });
 
-export const TeamLoad = Type.Object({ id: Uuid(), name: Type.String(), open: Count });
+export const TeamLoad = named('TeamLoad', Type.Object({ id: Uuid(), name: Type.String(), open: Count }));
 export type TeamLoad = Static<typeof TeamLoad>;
-export const AgentLoad = Type.Object({ id: Uuid(), full_name: Type.String(), open: Count });
+export const AgentLoad = named('AgentLoad', Type.Object({ id: Uuid(), full_name: Type.String(), open: Count }));
 export type AgentLoad = Static<typeof AgentLoad>;
 
-export const Dashboard = Type.Object(
+export const Dashboard = named('Dashboard', Type.Object(
   {
     generated_at: DateTime({ description: 'The instant every time window is measured back from' }),
     tickets: Type.Object({
@@ -58,7 +58,7 @@ export const Dashboard = Type.Object(
     }),
   },
   { description: 'Figures for one organization' },
-);
+));
 export type Dashboard = Static<typeof Dashboard>;
 
 /** The dashboard takes no parameters; any query parameter is a 422 like on every other route. */

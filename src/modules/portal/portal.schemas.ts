@@ -74,7 +74,7 @@ export type PortalCommentsQuery = Static<typeof PortalCommentsQuery>;
 
 export const PortalReplyBody = Type.Object(
   { body: Type.String({ minLength: 1, maxLength: REPLY_MAX_CHARS, description: 'Plain text; not only white space' }) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ body: 'It still happens on every invoice.' }] },
 );
 export type PortalReplyBody = Static<typeof PortalReplyBody>;
 

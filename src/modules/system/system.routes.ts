@@ -3,15 +3,15 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { authOf } from '../../auth/authenticate.js';
 import { ALL_SCOPES } from '../../auth/scopes.js';
-import { DateTime, Nullable, responses } from '../../shared/schemas.js';
+import { DateTime, named, Nullable, responses } from '../../shared/schemas.js';
 
-const KeyTest = Type.Object({
+const KeyTest = named('KeyCheck', Type.Object({
   status: Type.String({ examples: ['ok'] }),
   message: Type.String({ examples: ['API key is valid'] }),
   key_prefix: Type.String({ examples: ['key_admin_a1B2c3'] }),
   scopes: Type.Array(Type.String()),
   expires_at: Nullable(DateTime()),
-});
+}));
 
 export async function systemRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

@@ -33,17 +33,17 @@ export const MemberParams = Type.Object({ team_id: Uuid(), user_id: Uuid() });
 
 export const CreateTeamBody = Type.Object(
   { name: Name, description: Type.Optional(Nullable(Description)) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ name: 'Billing', description: 'Invoices, refunds and payment methods' }] },
 );
 export type CreateTeamBody = Static<typeof CreateTeamBody>;
 
 export const UpdateTeamBody = Type.Object(
   { name: Type.Optional(Name), description: Type.Optional(Nullable(Description)) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ description: 'Invoices, refunds, payment methods and VAT' }] },
 );
 export type UpdateTeamBody = Static<typeof UpdateTeamBody>;
 
-export const AddMemberBody = Type.Object({ user_id: Uuid() }, { additionalProperties: false });
+export const AddMemberBody = Type.Object({ user_id: Uuid() }, { additionalProperties: false, examples: [{ user_id: '0b5a6a0e-6f4b-4a7e-9d6c-2f1e8f3c9a10' }] });
 export type AddMemberBody = Static<typeof AddMemberBody>;
 
 export const ListTeamsQuery = Type.Object({ ...pageQuery(50, 100) }, { additionalProperties: false });

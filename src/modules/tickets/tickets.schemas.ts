@@ -74,7 +74,7 @@ export const CreateTicketBody = Type.Object(
     assigned_team_id: Type.Optional(Nullable(Uuid())),
     due_date: Type.Optional(Nullable(DateTime())),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ customer_name: 'Ada Lovelace', customer_email: 'ada@example.com', subject: 'Cannot download my invoice', description: 'The invoice page shows an error since this morning.', priority: 'high', category: 'billing' }] },
 );
 export type CreateTicketBody = Static<typeof CreateTicketBody>;
 
@@ -89,7 +89,7 @@ export const UpdateTicketBody = Type.Object(
     assigned_team_id: Type.Optional(Nullable(Uuid({ description: 'null unassigns' }))),
     due_date: Type.Optional(Nullable(DateTime())),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ status: 'pending', priority: 'urgent' }] },
 );
 export type UpdateTicketBody = Static<typeof UpdateTicketBody>;
 

@@ -28,7 +28,7 @@ export const CreateUserBody = Type.Object(
     role: Type.Optional(StringEnum(USER_ROLES, { default: 'agent' })),
     is_active: Type.Optional(Type.Boolean({ default: true })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ email: 'grace@example.com', full_name: 'Grace Hopper', role: 'agent' }] },
 );
 export type CreateUserBody = Static<typeof CreateUserBody>;
 
@@ -39,7 +39,7 @@ export const UpdateUserBody = Type.Object(
     role: Type.Optional(Role),
     is_active: Type.Optional(Type.Boolean()),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ full_name: 'Grace B. Hopper' }] },
 );
 export type UpdateUserBody = Static<typeof UpdateUserBody>;
 

@@ -58,11 +58,11 @@ const Secret = Type.String({
   examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw7zgz6ZnTMAI='],
 });
 
-export const CreatedWebhook = Type.Object({ ...webhookProperties, secret: Secret });
+export const CreatedWebhook = named('CreatedWebhook', Type.Object({ ...webhookProperties, secret: Secret }));
 export type CreatedWebhook = Static<typeof CreatedWebhook>;
 
 /** PATCH answers with the new secret when it rotated it, and only then. */
-export const UpdatedWebhook = Type.Object({ ...webhookProperties, secret: Type.Optional(Secret) });
+export const UpdatedWebhook = named('UpdatedWebhook', Type.Object({ ...webhookProperties, secret: Type.Optional(Secret) }));
 export type UpdatedWebhook = Static<typeof UpdatedWebhook>;
 
 export const WebhookParams = Type.Object({ webhook_id: Uuid() });
@@ -70,7 +70,7 @@ export const DeliveryParams = Type.Object({ webhook_id: Uuid(), delivery_id: Uui
 
 export const CreateWebhookBody = Type.Object(
   { url: Url, events: Events, description: Type.Optional(Description) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ url: 'https://hooks.example.com/ticketing', events: ['ticket.created', 'comment.created'], description: 'Chat notifications' }] },
 );
 export type CreateWebhookBody = Static<typeof CreateWebhookBody>;
 
@@ -86,7 +86,7 @@ export const UpdateWebhookBody = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ status: 'paused' }] },
 );
 export type UpdateWebhookBody = Static<typeof UpdateWebhookBody>;
 
