@@ -3,7 +3,10 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ALL_SCOPES } from '../src/auth/scopes.js';
+import { ALLOWED_TYPES } from '../src/modules/attachments/file-types.js';
+import { OPERATION_IDS } from '../src/openapi/operation-ids.js';
 import { documentPath, DOCUMENT_PUBLIC_URL, generateOpenApiDocument, serializeDocument } from '../src/openapi/document.js';
+import { UNAUTHORIZED_DETAILS } from '../src/errors.js';
 import { documentAjv, validatorFor } from './helpers/openapi-document.js';
 import { buildTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -27,12 +30,13 @@ vi.mock('fastify', async (importOriginal) => {
 });
 
 interface Operation {
+  operationId?: string;
   security?: Record<string, string[]>[];
   'x-required-scope'?: string;
   'x-admin-key-only'?: boolean;
-  parameters?: { in: string; name: string }[];
-  requestBody?: { content: Record<string, unknown> };
-  responses: Record<string, { $ref?: string; content?: Record<string, { schema?: { $ref?: string } }> }>;
+  parameters?: { in: string; name: string; required?: boolean; schema: { type?: unknown; maximum?: number; default?: unknown } }[];
+  requestBody?: { content: Record<string, { schema?: { $ref?: string }; example?: unknown }> };
+  responses: Record<string, { $ref?: string; headers?: Record<string, unknown>; content?: Record<string, { schema?: { $ref?: string; items?: { $ref?: string } }; example?: unknown }> }>;
   tags?: string[];
 }
 interface Document {
@@ -43,7 +47,7 @@ interface Document {
   paths: Record<string, Record<string, Operation>>;
   components: {
     schemas: Record<string, { examples?: unknown[] }>;
-    responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }>;
+    responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, { schema?: { $ref?: string }; example?: unknown }> }>;
     securitySchemes: Record<string, unknown>;
   };
 }
@@ -256,13 +260,18 @@ describe('responses: every operation documents its success and its errors', () =
 
   it('the upload documents its multipart body with the file part', () => {
     const upload = documentedOperations(doc).get('POST /v1/tickets/{ticket_id}/attachments')!;
-    expect(upload.requestBody?.content).toHaveProperty(['multipart/form-data', 'schema', 'required'], ['file']);
+    const schema = upload.requestBody?.content['multipart/form-data'] as { schema: { $ref: string } };
+    const body = doc.components.schemas[schema.schema.$ref.replace('#/components/schemas/', '')] as { required: string[]; properties: Record<string, unknown> };
+    expect(body.required).toEqual(['file']);
+    // `format: binary`: generated clients type the part as a file (Blob), not a string.
+    expect(body.properties.file).toMatchObject({ type: 'string', format: 'binary' });
   });
 
   it('a signed download is documented as bytes, not JSON', () => {
     const download = documentedOperations(doc).get('GET /storage/{attachment_id}')!;
-    // Any media type: a file is served with the type it was uploaded as.
-    expect(Object.keys(download.responses['200']?.content ?? {})).toEqual(['*/*']);
+    // One entry per type an upload may have: a file is served with the type it was uploaded as.
+    expect(Object.keys(download.responses['200']?.content ?? {})).toEqual([...ALLOWED_TYPES]);
+    expect(Object.keys(download.responses['206']?.content ?? {})).toEqual([...ALLOWED_TYPES]);
   });
 });
 
@@ -359,6 +368,129 @@ describe('GET /docs', () => {
       expect((await off.request({ method: 'GET', url: '/v1/test' })).statusCode).toBe(200);
     } finally {
       await off.close();
+    }
+  });
+});
+
+describe('what client generators need', () => {
+  it('every operation has its stable operationId, unique, in camelCase verb-noun form', () => {
+    const ids = [...documentedOperations(doc)].map(([key, operation]) => {
+      expect(operation.operationId, key).toBe(OPERATION_IDS[key]);
+      expect(operation.operationId, key).toMatch(/^(list|get|create|update|delete|add|remove|revoke|retry|upload|download|post|follow)[A-Z][A-Za-z]+$/);
+      return operation.operationId;
+    });
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.length).toBe(Object.keys(OPERATION_IDS).length);
+  });
+
+  it('no query parameter with a default is required (limit is optional on every list)', () => {
+    let lists = 0;
+    for (const [key, operation] of documentedOperations(doc)) {
+      for (const parameter of operation.parameters ?? []) {
+        if (parameter.in !== 'query') continue;
+        expect(parameter.required ?? false, `${key} ${parameter.name}`).toBe(false);
+        if (parameter.name === 'limit') lists++;
+      }
+    }
+    expect(lists).toBeGreaterThanOrEqual(8);
+  });
+
+  it('every integer parameter has a maximum', () => {
+    for (const [key, operation] of documentedOperations(doc)) {
+      for (const parameter of operation.parameters ?? []) {
+        if (parameter.schema.type === 'integer') expect(parameter.schema.maximum, `${key} ${parameter.name}`).toBeTypeOf('number');
+      }
+    }
+  });
+
+  it('every JSON body, sent or answered, is a named component schema (or a list of one)', () => {
+    for (const [key, operation] of documentedOperations(doc)) {
+      for (const [type, media] of Object.entries(operation.requestBody?.content ?? {})) {
+        expect(media.schema?.$ref, `${key} request ${type}`).toMatch(/^#\/components\/schemas\/[A-Z]\w+$/);
+      }
+      for (const [status, response] of Object.entries(operation.responses)) {
+        const schema = response.content?.['application/json']?.schema;
+        if (!schema) continue;
+        expect(schema.$ref ?? schema.items?.$ref, `${key} ${status}`).toMatch(/^#\/components\/schemas\/[A-Z]\w+$/);
+      }
+    }
+    for (const name of ['ApiKey', 'CreatedApiKey', 'Dashboard', 'KeyCheck', 'CreateTicketRequest', 'UploadAttachmentRequest']) {
+      expect(doc.components.schemas, name).toHaveProperty(name);
+    }
+  });
+
+  it('each shared error response has its own realistic example, valid against Error', () => {
+    const ajv = documentAjv(doc);
+    const validError = validatorFor(ajv, '/components/schemas/Error');
+    const examples = Object.entries(doc.components.responses).map(([name, response]) => {
+      const example = response.content?.['application/json']?.example;
+      expect(example, name).toBeDefined();
+      expect(validError(example), `${name}: ${JSON.stringify(validError.errors)}`).toBe(true);
+      return JSON.stringify(example);
+    });
+    expect(new Set(examples).size).toBe(examples.length);
+    expect(doc.components.responses.Unauthorized?.content?.['application/json']?.example).toEqual({ detail: UNAUTHORIZED_DETAILS.missing });
+  });
+
+  it('declares the rate-limit headers on authenticated answers, errors included, and Retry-After on 429 and 503', () => {
+    const list = documentedOperations(doc).get('GET /v1/tickets')!;
+    expect(Object.keys(list.responses['200']?.headers ?? {})).toEqual(expect.arrayContaining(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']));
+    for (const name of ['Forbidden', 'NotFound', 'ValidationFailed', 'RateLimited']) {
+      expect(Object.keys(doc.components.responses[name]?.headers ?? {}), name).toEqual(expect.arrayContaining(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']));
+    }
+    expect(Object.keys(doc.components.responses.RateLimited?.headers ?? {})).toContain('Retry-After');
+    expect(Object.keys(doc.components.responses.StoreUnavailable?.headers ?? {})).toContain('Retry-After');
+  });
+
+  it('the documented headers are the ones the service sends, on a success and on an error', async () => {
+    const ok = await t.request({ method: 'GET', url: '/v1/tickets' });
+    const missing = await t.request({ method: 'GET', url: `/v1/tickets/${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}` });
+    expect(missing.statusCode).toBe(404);
+    for (const res of [ok, missing]) {
+      for (const header of ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset']) expect(res.headers[header], header).toBeDefined();
+    }
+  });
+
+  it('every request body example works as it is in "Try it out": sent to the API, it succeeds', async () => {
+    const operations = documentedOperations(doc);
+    const send = async (key: string, ids: Record<string, string>) => {
+      const [method, path] = key.split(' ') as [string, string];
+      const body = operations.get(key)?.requestBody?.content['application/json']?.example;
+      expect(body, key).toBeDefined();
+      const url = path.replace(/\{(\w+)\}/g, (_m, name: string) => ids[name] ?? '');
+      const res = await t.request({ method: method as 'POST', url, body: body as Record<string, unknown> });
+      expect(res.statusCode, `${key}: ${res.body}`).toBeLessThan(300);
+      return res.json<{ id: string; tracking_token?: string }>();
+    };
+    const ticket = await send('POST /v1/tickets', {});
+    const user = await send('POST /v1/users', {});
+    const team = await send('POST /v1/teams', {});
+    const customer = await send('POST /v1/customers', {});
+    const key = await send('POST /v1/api-keys', {});
+    const webhook = await send('POST /v1/webhooks', {});
+    const comment = await send('POST /v1/tickets/{ticket_id}/comments', { ticket_id: ticket.id });
+    const token = await t.request({ method: 'POST', url: `/v1/tickets/${ticket.id}/tracking-token` });
+    const ids = {
+      ticket_id: ticket.id,
+      user_id: user.id,
+      team_id: team.id,
+      customer_id: customer.id,
+      key_id: key.id,
+      webhook_id: webhook.id,
+      comment_id: comment.id,
+      tracking_token: token.json<{ tracking_token: string }>().tracking_token,
+    };
+    for (const k of operations.keys()) {
+      if (!/^(PATCH|POST)/.test(k) || !operations.get(k)?.requestBody?.content['application/json']) continue;
+      if (k.startsWith('POST /v1/') && !k.includes('{')) continue;
+      if (k === 'POST /v1/tickets/{ticket_id}/comments') continue;
+      if (k === 'POST /v1/teams/{team_id}/members') {
+        // The one example that must name a record: the user to add. It succeeds once that user exists.
+        const res = await t.request({ method: 'POST', url: `/v1/teams/${team.id}/members`, body: { user_id: user.id } });
+        expect(res.statusCode).toBeLessThan(300);
+        continue;
+      }
+      await send(k, ids);
     }
   });
 });

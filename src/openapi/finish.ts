@@ -1,3 +1,5 @@
+import { errors, UNAUTHORIZED_DETAILS } from '../errors.js';
+
 /** The parts of the generated document the finishing step reads and writes. */
 export interface OpenApiDocument {
   tags?: { name: string; description?: string }[];
@@ -8,6 +10,7 @@ export interface OpenApiDocument {
 
 interface Operation {
   tags?: string[];
+  requestBody?: { content?: Record<string, { schema?: { $ref?: string }; example?: unknown }> };
   security?: Record<string, string[]>[];
   responses?: Record<string, Response>;
 }
@@ -28,6 +31,8 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Teams', description: 'Groups of agents; a ticket can be assigned to one team' },
   { name: 'Users', description: 'Agents, who work on tickets' },
   { name: 'Dashboard', description: 'Ticket counts and timings for an overview' },
+  { name: 'Events', description: 'The change feed: every change to tickets, comments, customers and the rest, in order' },
+  { name: 'Webhooks', description: 'Endpoints that receive events as signed HTTP POSTs, with their delivery log and retries' },
   { name: 'Keys', description: 'API keys: check the key in use, create, list and revoke keys' },
   { name: 'Portal', description: "Customer self-service through a ticket's tracking token (no API key)" },
   { name: 'Health', description: 'Liveness and readiness for load balancers (no API key)' },
@@ -84,6 +89,36 @@ const ERROR_RESPONSES: Record<string, { name: string; description: string }> = {
   },
 };
 
+/**
+ * One realistic body per shared error status, made by the error catalogue itself so an example
+ * cannot drift from what the service says.
+ */
+const ERROR_EXAMPLES: Record<string, unknown> = {
+  '400': { detail: errors.malformedJson().detail },
+  '401': { detail: UNAUTHORIZED_DETAILS.missing },
+  '403': { detail: errors.forbidden('tickets:write').detail },
+  '404': { detail: errors.notFound('Ticket').detail },
+  '409': { detail: 'A customer with the email ada@example.com already exists' },
+  '413': { detail: errors.payloadTooLarge(1_048_576).detail },
+  '414': { detail: errors.uriTooLong(100).detail },
+  '415': { detail: errors.unsupportedMediaType().detail },
+  '416': { detail: errors.rangeNotSatisfiable(48_213).detail },
+  '422': {
+    detail: errors.invalidField('body.priority', 'must be one of: low, medium, high, urgent').detail,
+    errors: [{ field: 'body.priority', message: 'must be one of: low, medium, high, urgent' }],
+  },
+  '429': { detail: errors.rateLimited(12).detail },
+  '431': { detail: 'Request headers are too large: the request line and headers may take at most 16384 bytes' },
+  '500': { detail: errors.internal().detail },
+  '503': { detail: errors.storeUnavailable().detail },
+};
+
+/**
+ * Statuses answered after the request was counted against its key's budget, so they carry the
+ * RateLimit-* headers too: not 401 (checked first), nor those raised before routing (414, 431).
+ */
+const COUNTED_ERRORS = new Set(['400', '403', '404', '409', '413', '415', '416', '422', '429', '500', '503']);
+
 const HEADERS: Record<string, { description: string; schema: Record<string, unknown> }> = {
   'Cache-Control': { description: '`no-store` on JSON answers and portal pages: none may be kept by a cache', schema: { type: 'string', examples: ['no-store'] } },
   'X-Content-Type-Options': { description: 'Always `nosniff`', schema: { type: 'string', examples: ['nosniff'] } },
@@ -91,9 +126,12 @@ const HEADERS: Record<string, { description: string; schema: Record<string, unkn
   'Content-Range': { description: '`bytes */<size>`: the size of the file', schema: { type: 'string', examples: ['bytes */48213'] } },
   'WWW-Authenticate': { description: 'Always `Bearer`', schema: { type: 'string', examples: ['Bearer'] } },
   'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
-  'RateLimit-Limit': { description: "Requests per minute the key's budget allows", schema: { type: 'integer' } },
-  'RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer' } },
-  'RateLimit-Reset': { description: 'Seconds until the window resets', schema: { type: 'integer' } },
+  'RateLimit-Limit': {
+    description: "Requests per minute the key's budget allows (on an error: when the request was counted, i.e. with a valid key)",
+    schema: { type: 'integer', minimum: 1, examples: [2000] },
+  },
+  'RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer', minimum: 0, examples: [1999] } },
+  'RateLimit-Reset': { description: 'Seconds until the window resets', schema: { type: 'integer', minimum: 0, examples: [42] } },
 };
 const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
 /** Headers every response of a status carries, wherever it is answered. */
@@ -127,6 +165,7 @@ export function finishDocument(document: OpenApiDocument): OpenApiDocument {
     for (const [method, operation] of Object.entries(item)) {
       if (!HTTP_METHODS.has(method)) continue;
       for (const tag of operation.tags ?? []) usedTags.add(tag);
+      exampleFromSchema(document, operation);
       const authenticated = (operation.security ?? []).length > 0;
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         const shared = ERROR_RESPONSES[status];
@@ -158,12 +197,12 @@ export function finishDocument(document: OpenApiDocument): OpenApiDocument {
   const responses: Record<string, unknown> = {};
   for (const status of [...usedResponses].sort()) {
     const shared = ERROR_RESPONSES[status]!;
-    const headers = [...(STATUS_HEADERS[status] ?? []), ...CONTENT_HEADERS];
+    const headers = [...(STATUS_HEADERS[status] ?? []), ...CONTENT_HEADERS, ...(COUNTED_ERRORS.has(status) ? RATE_LIMIT_HEADERS : [])];
     for (const header of headers) usedHeaders.add(header);
     responses[shared.name] = {
       description: shared.description,
       headers: Object.fromEntries(headers.map((h) => [h, headerRef(h)])),
-      content: { 'application/json': { schema: { $ref: ERROR_SCHEMA } } },
+      content: { 'application/json': { schema: { $ref: ERROR_SCHEMA }, example: ERROR_EXAMPLES[status] } },
     };
   }
   const headers = Object.fromEntries([...usedHeaders].sort().map((h) => [h, HEADERS[h]]));
@@ -173,4 +212,17 @@ export function finishDocument(document: OpenApiDocument): OpenApiDocument {
   const others = [...usedTags].filter((name) => !TAGS.some((t) => t.name === name)).sort().map((name) => ({ name }));
   document.tags = [...known, ...others];
   return document;
+}
+
+/**
+ * The first example of a request body's named schema, also as the example of its media type:
+ * what /docs fills "Try it out" with, so it must work as it is (no made-up ids to look up).
+ */
+function exampleFromSchema(document: OpenApiDocument, operation: Operation): void {
+  for (const media of Object.values(operation.requestBody?.content ?? {})) {
+    const ref = media.schema?.$ref;
+    if (!ref?.startsWith('#/components/schemas/') || media.example !== undefined) continue;
+    const schema = document.components?.schemas?.[ref.slice('#/components/schemas/'.length)] as { examples?: unknown[] } | undefined;
+    if (schema?.examples?.[0] !== undefined) media.example = schema.examples[0];
+  }
 }

@@ -118,7 +118,7 @@ export const CreateCustomerBody = Type.Object(
     has_premium_support: Type.Optional(Type.Boolean({ default: false })),
     is_vip: Type.Optional(Type.Boolean({ default: false })),
   },
-  { additionalProperties: false, examples: [{ name: 'Ada Lovelace', email: 'ada@example.com', company: 'Analytical Engines Ltd', customer_tier: 'tier_2', is_vip: false }] },
+  { additionalProperties: false, examples: [{ name: 'Charles Babbage', email: 'charles@example.com', company: 'Difference Engines Ltd', customer_tier: 'tier_2', is_vip: false }] },
 );
 export type CreateCustomerBody = Static<typeof CreateCustomerBody>;
 
@@ -130,7 +130,7 @@ export const UpdateCustomerBody = Type.Object(
     has_premium_support: Type.Optional(Type.Boolean()),
     is_vip: Type.Optional(Type.Boolean()),
   },
-  { additionalProperties: false, examples: [{ company: 'Analytical Engines plc', is_vip: true }] },
+  { additionalProperties: false, examples: [{ company: 'Difference Engines plc', is_vip: true }] },
 );
 export type UpdateCustomerBody = Static<typeof UpdateCustomerBody>;
 
