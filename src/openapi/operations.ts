@@ -138,6 +138,7 @@ function optionalDefaults(querystring: unknown): unknown {
   const q = querystring as { required?: string[]; properties?: Record<string, { default?: unknown }> };
   if (!Array.isArray(q.required)) return querystring;
   const required = q.required.filter((name) => q.properties?.[name]?.default === undefined);
-  const { required: _dropped, ...rest } = q;
+  const rest: Record<string, unknown> = { ...q };
+  delete rest.required;
   return required.length > 0 ? { ...rest, required } : rest;
 }
