@@ -1,3 +1,4 @@
+import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { registerAuthentication } from './auth/authenticate.js';
@@ -72,6 +73,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clientErrorHandler,
   });
   app.setValidatorCompiler(validatorCompiler);
+  // First: its onRequest hook must run before authentication, so a browser can read a 401 too.
+  await registerCors(app, deps.config.corsOrigins);
   registerErrorHandler(app);
   registerConnectionHandling(app);
   // Writes that fail for lack of space, a read-only store or I/O errors make /readyz fail for a while.
@@ -111,6 +114,42 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     windowMs: deps.config.rateLimit.windowMs,
   });
   return app;
+}
+
+/** Request headers a browser client may send (preflight `Access-Control-Allow-Headers`). */
+export const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'If-Match', 'If-None-Match', 'Range'];
+/** Response headers a browser client may read beyond the simple ones. */
+export const CORS_EXPOSED_HEADERS = [
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'Retry-After',
+  'Link',
+  'ETag',
+  'Location',
+  'Content-Disposition',
+  'Content-Range',
+  'WWW-Authenticate',
+];
+
+/**
+ * CORS for browser clients on other origins (CORS_ORIGINS; off when unset). Keys travel in the
+ * Authorization header, never in cookies, so no credentials mode is needed. Registered before the
+ * 405 hook sees routes: the plugin's `OPTIONS *` preflight route must not turn every unknown
+ * address into a 405.
+ */
+async function registerCors(app: FastifyInstance, origins: '*' | string[] | null): Promise<void> {
+  if (origins === null) return;
+  await app.register(cors, {
+    origin: origins,
+    methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],
+    allowedHeaders: CORS_ALLOWED_HEADERS,
+    exposedHeaders: CORS_EXPOSED_HEADERS,
+    maxAge: 600,
+    optionsSuccessStatus: 204,
+    // The preflight answers for any address, as 204; the real request then gets its real status.
+    strictPreflight: false,
+  });
 }
 
 /** 404 for unknown addresses, 405 with `Allow` for known addresses asked with another method. */

@@ -51,6 +51,7 @@ const EnvSchema = Type.Object({
   WEBHOOKS_RETRY_SCHEDULE: Type.String({ default: '5s,5m,30m,2h,5h,10h,10h' }),
   WEBHOOKS_POLL_INTERVAL_MS: Type.Integer({ minimum: 10, maximum: 600_000, default: 500 }),
   WEBHOOKS_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 1000, default: 8 }),
+  CORS_ORIGINS: Type.Optional(Type.String()),
 });
 
 export interface Config {
@@ -116,6 +117,8 @@ export interface Config {
   /** Events (and their webhook deliveries) older than this many days are pruned; 0 keeps them forever. */
   eventsRetentionDays: number;
   webhooks: WebhookConfig;
+  /** Browser origins allowed to call the API (CORS): any (`*`), a list, or none (null: CORS off). */
+  corsOrigins: '*' | string[] | null;
 }
 
 export interface WebhookConfig {
@@ -149,6 +152,29 @@ export function parseRetrySchedule(value: string): number[] {
 }
 
 export class ConfigError extends Error {}
+
+/** `*`, or a comma-separated list of origins (`https://app.example.com`); unset or empty turns CORS off. */
+export function parseCorsOrigins(value: string | undefined): '*' | string[] | null {
+  if (value === undefined || value.trim() === '') return null;
+  if (value.trim() === '*') return '*';
+  const origins = value.split(',').map((o) => o.trim()).filter((o) => o !== '');
+  for (const origin of origins) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    // An origin is scheme, host and port only: what a browser sends in its Origin header.
+    if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin.replace(/\/$/, '').toLowerCase()) {
+      throw new ConfigError(
+        `Invalid configuration: CORS_ORIGINS must be * or a comma-separated list of origins such as ` +
+          `https://app.example.com,http://localhost:3000 (http or https, host and optional port, no path), got '${origin}'`,
+      );
+    }
+  }
+  return origins.map((o) => o.replace(/\/$/, '').toLowerCase());
+}
 
 
 const trimSlash = (url: string): string => url.replace(/\/+$/, '');
@@ -245,5 +271,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pollIntervalMs: e.WEBHOOKS_POLL_INTERVAL_MS,
       concurrency: e.WEBHOOKS_CONCURRENCY,
     },
+    corsOrigins: parseCorsOrigins(e.CORS_ORIGINS),
   };
 }
