@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { isPostgresUrl } from './db/dialect.js';
 import type { StoreTimeouts } from './db/store.js';
@@ -177,6 +178,55 @@ export function parseCorsOrigins(value: string | undefined): '*' | string[] | nu
 }
 
 
+/** Variables whose value may hold a password or a secret: never repeated in a message. */
+const SECRET_VARIABLES = new Set(['SIGNING_SECRET', 'DATABASE_URL', 'REDIS_URL']);
+
+/** What a variable accepts, in words, from its schema. */
+function expected(schema: Record<string, unknown>): string {
+  const members = Array.isArray(schema.anyOf) ? (schema.anyOf as { const?: unknown }[]) : [];
+  if (members.length > 0 && members.every((m) => m.const !== undefined)) return `one of ${members.map((m) => String(m.const)).join(', ')}`;
+  if (schema.type === 'boolean') return 'true or false';
+  if (schema.type === 'integer') {
+    const { minimum: min, maximum: max } = schema as { minimum?: number; maximum?: number };
+    if (min !== undefined && max !== undefined) return `a whole number from ${min} to ${max}`;
+    if (min !== undefined) return `a whole number, at least ${min}`;
+    return 'a whole number';
+  }
+  if (schema.pattern === '^https?://') return 'an http:// or https:// address';
+  if (schema.pattern === '^rediss?://') return 'a redis:// or rediss:// address';
+  if (typeof schema.minLength === 'number' && schema.minLength > 1) return `at least ${schema.minLength} characters`;
+  return 'a valid value';
+}
+
+function variableProblem(name: string, value: unknown): string {
+  const schema = (EnvSchema.properties as unknown as Record<string, Record<string, unknown> | undefined>)[name];
+  if (!schema) return `the environment is invalid`;
+  const shown = SECRET_VARIABLES.has(name) ? `a value of ${String(value).length} characters` : `'${String(value)}'`;
+  return `${name} must be ${expected(schema)}, got ${shown}`;
+}
+
+const HOST_NAME = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+
+/** An IP address (v4 or v6) or a host name; four numbers that are not an IPv4 address are neither. */
+function checkHost(host: string): void {
+  if (isIP(host) !== 0) return;
+  if (HOST_NAME.test(host) && !/^[\d.]+$/.test(host)) return;
+  throw new ConfigError(
+    `Invalid configuration: HOST must be an IP address to listen on (127.0.0.1, 0.0.0.0, ::) or a host name (localhost), got '${host}'`,
+  );
+}
+
+/** Unset, a PostgreSQL URL, `sqlite:` plus a path, or a path: any other scheme is a mistake, not a file name. */
+function checkDatabaseUrl(url: string | undefined): void {
+  if (url === undefined || isPostgresUrl(url) || /^sqlite:/i.test(url)) return;
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(url)?.[1];
+  if (scheme === undefined) return;
+  throw new ConfigError(
+    `Invalid configuration: DATABASE_URL must be postgres://… or postgresql://… (PostgreSQL), sqlite:/path/file.sqlite or a file path (SQLite), ` +
+      `or unset (SQLite in DATA_DIR), got a ${scheme}:// address: ${scheme} is not supported`,
+  );
+}
+
 const trimSlash = (url: string): string => url.replace(/\/+$/, '');
 
 /** `true`/`false`, or a comma-separated list of proxy addresses and CIDRs to trust. */
@@ -209,12 +259,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const converted = Value.Default(EnvSchema, Value.Convert(EnvSchema, raw));
   if (!Value.Check(EnvSchema, converted)) {
-    const problems = [...Value.Errors(EnvSchema, converted)]
-      .map((e) => `${e.instancePath.replace(/^\//, '') || 'environment'} ${e.message}`)
-      .join('; ');
-    throw new ConfigError(`Invalid configuration: ${problems}`);
+    // One sentence per variable (a union fails once per member), naming what it accepts.
+    const names = new Set([...Value.Errors(EnvSchema, converted)].map((e) => e.instancePath.split('/')[1] ?? ''));
+    const problems = [...names].map((name) => variableProblem(name, raw[name]));
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
   const e: Static<typeof EnvSchema> = converted;
+  checkHost(e.HOST);
+  checkDatabaseUrl(e.DATABASE_URL);
   if (e.HTTP_REQUEST_TIMEOUT_MS > 0 && e.HTTP_HEADERS_TIMEOUT_MS > e.HTTP_REQUEST_TIMEOUT_MS) {
     throw new ConfigError('Invalid configuration: HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');
   }
