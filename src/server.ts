@@ -83,6 +83,11 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     throw error;
   }
   out.stderr.write(`ticketing: listening on ${address}\n`);
+  if (config.docsEnabled) {
+    // PUBLIC_URL when it was set; else the address really listened on (PORT=0 picks a free one).
+    const base = config.publicUrl === `http://${config.host}:${config.port}` ? address : config.publicUrl;
+    out.stderr.write(`ticketing: API documentation at ${base}/docs (the OpenAPI document at ${base}/openapi.json)\n`);
+  }
   return lifecycle({ app, store, config, out, connections }, address, bootstrapKey, options.handleSignals ?? true);
 }
 

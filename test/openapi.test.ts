@@ -54,7 +54,7 @@ interface Document {
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'];
 const toOpenApiPath = (url: string): string => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
-const isDocsRoute = (url: string): boolean => url === '/openapi.json' || url === '/docs' || url.startsWith('/docs/');
+const isDocsRoute = (url: string): boolean => url === '/' || url === '/openapi.json' || url === '/docs' || url.startsWith('/docs/');
 
 /** Every documented operation as "METHOD /path". */
 function documentedOperations(doc: Document): Map<string, Operation> {
@@ -354,6 +354,14 @@ describe('GET /docs', () => {
     expect(json.json()).toEqual(doc);
   });
 
+  it('GET / redirects to the documentation', async () => {
+    const res = await t.request({ method: 'GET', url: '/', key: null });
+    expect(res.statusCode).toBe(302);
+    expect(res.headers.location).toBe('./docs');
+    expect(new URL(String(res.headers.location), 'http://127.0.0.1:8080/').pathname).toBe('/docs');
+    expect((await t.request({ method: 'HEAD', url: '/', key: null })).statusCode).toBe(302);
+  });
+
   it('an unknown asset is a JSON 404', async () => {
     const res = await t.request({ method: 'GET', url: '/docs/static/nope.js', key: null });
     expect(res.statusCode).toBe(404);
@@ -365,6 +373,7 @@ describe('GET /docs', () => {
     try {
       expect((await off.request({ method: 'GET', url: '/docs', key: null })).statusCode).toBe(404);
       expect((await off.request({ method: 'GET', url: '/openapi.json', key: null })).statusCode).toBe(404);
+      expect((await off.request({ method: 'GET', url: '/', key: null })).statusCode).toBe(404);
       expect((await off.request({ method: 'GET', url: '/v1/test' })).statusCode).toBe(200);
     } finally {
       await off.close();

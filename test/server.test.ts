@@ -42,6 +42,12 @@ describe('startServer (in process)', () => {
     const key = ADMIN_KEY.exec(first.text.stdout)?.[1];
     expect(key).toBe(server.bootstrapKey);
     expect(first.text.stderr).toContain(`listening on ${server.address}`);
+    // The banner names the documentation, at an address that answers.
+    expect(first.text.stderr).toContain(`API documentation at ${server.address}/docs`);
+    expect((await fetch(`${server.address}/docs`)).status).toBe(200);
+    const root = await fetch(`${server.address}/`, { redirect: 'manual' });
+    expect(root.status).toBe(302);
+    expect(new URL(root.headers.get('location') ?? '', `${server.address}/`).href).toBe(`${server.address}/docs`);
 
     const res = await fetch(`${server.address}/v1/test`, { headers: { authorization: `Bearer ${key}` } });
     expect(res.status).toBe(200);

@@ -97,6 +97,10 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
     },
   });
 
+  // The service's root leads a visitor to the documentation. Relative, so it also works behind a
+  // proxy that serves the service under a path of its own.
+  app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('./docs', 302));
+
   app.get('/openapi.json', {
     schema: { hide: true },
     handler: async (_request, reply) => {

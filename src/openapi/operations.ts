@@ -7,9 +7,9 @@ import { operationIdOf } from './operation-ids.js';
 /** The name of the security scheme in `components.securitySchemes`. */
 export const BEARER_SCHEME = 'bearerAuth';
 
-/** Routes that serve the documentation itself; they are not operations of the API. */
+/** Routes that serve the documentation itself (and `/`, which leads to it); they are not operations of the API. */
 export function isDocumentationRoute(url: string, docsPrefix: string): boolean {
-  return url === '/openapi.json' || url === docsPrefix || url.startsWith(`${docsPrefix}/`);
+  return url === '/' || url === '/openapi.json' || url === docsPrefix || url.startsWith(`${docsPrefix}/`);
 }
 
 type Responses = Record<string, unknown>;
