@@ -10,6 +10,7 @@ import { checkImportFile, IMPORT_OPTIONS, importOrg, openBlobs } from './import.
 import { CliError, type CliIo, UsageError } from './io.js';
 import { createKey, KEY_OPTIONS, KEY_ORG_OPTIONS, listKeys, revokeKey } from './keys.js';
 import { createOrg, listOrgs, ORG_OPTIONS } from './orgs.js';
+import { SEED_OPTIONS, parseTicketCount, seedOrg } from './seed.js';
 
 export type { CliIo } from './io.js';
 
@@ -42,6 +43,11 @@ Commands:
       --after CURSOR         Only the events after this cursor (printed at the end of each run)
       --types a,b            Only these event types (ticket.created,comment.created,...)
       --follow               Keep printing new events until interrupted (Ctrl-C)
+  seed [options]             Fill an organization with demo data through the API: 4 teams, 8 agents,
+                             16 customers, tickets across statuses and priorities, comments and
+                             attachments; prints the organization's id
+      --org ID               Organization (default: the first organization)
+      --tickets N            Tickets to create, 1 to 1000 (default: 50)
   help                       Show this help
 
 Configuration comes from environment variables (PORT, HOST, DATA_DIR, PUBLIC_URL, ...);
@@ -89,6 +95,11 @@ export async function main(
         } finally {
           process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
         }
+      }
+      case 'seed': {
+        const { values } = parseArgs({ args: rest, options: SEED_OPTIONS, strict: true });
+        parseTicketCount(values.tickets);
+        return await withStore(env, (store, _applied, config) => seedOrg({ store, blobs: openBlobs(config, store), config }, values, io));
       }
       case 'import': {
         const { values } = parseArgs({ args: rest, options: IMPORT_OPTIONS, strict: true });
