@@ -20,7 +20,7 @@ beforeEach(async () => {
   if (TEST_STORE === 'postgres') {
     const database = await testPostgresDatabase();
     env.DATABASE_URL = database.url;
-    drop = database.drop;
+    drop = () => database.drop();
   }
   cleanup = () => {
     drop();
