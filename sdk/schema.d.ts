@@ -1935,9 +1935,12 @@ export interface components {
             headers: {
                 "Cache-Control": components["headers"]["Cache-Control"];
                 "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
-                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                /** @description Requests per minute the key's budget allows; sent when the request was counted against a key's budget */
+                "RateLimit-Limit"?: number;
+                /** @description Requests left in the current window; sent when the request was counted against a key's budget */
+                "RateLimit-Remaining"?: number;
+                /** @description Seconds until the window resets; sent when the request was counted against a key's budget */
+                "RateLimit-Reset"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -1971,9 +1974,12 @@ export interface components {
             headers: {
                 "Cache-Control": components["headers"]["Cache-Control"];
                 "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
-                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                /** @description Requests per minute the key's budget allows; sent when the request was counted against a key's budget */
+                "RateLimit-Limit"?: number;
+                /** @description Requests left in the current window; sent when the request was counted against a key's budget */
+                "RateLimit-Remaining"?: number;
+                /** @description Seconds until the window resets; sent when the request was counted against a key's budget */
+                "RateLimit-Reset"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -1990,9 +1996,12 @@ export interface components {
             headers: {
                 "Cache-Control": components["headers"]["Cache-Control"];
                 "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
-                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                /** @description Requests per minute the key's budget allows; sent when the request was counted against a key's budget */
+                "RateLimit-Limit"?: number;
+                /** @description Requests left in the current window; sent when the request was counted against a key's budget */
+                "RateLimit-Remaining"?: number;
+                /** @description Seconds until the window resets; sent when the request was counted against a key's budget */
+                "RateLimit-Reset"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -2009,9 +2018,12 @@ export interface components {
             headers: {
                 "Cache-Control": components["headers"]["Cache-Control"];
                 "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
-                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                /** @description Requests per minute the key's budget allows; sent when the request was counted against a key's budget */
+                "RateLimit-Limit"?: number;
+                /** @description Requests left in the current window; sent when the request was counted against a key's budget */
+                "RateLimit-Remaining"?: number;
+                /** @description Seconds until the window resets; sent when the request was counted against a key's budget */
+                "RateLimit-Reset"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -2028,9 +2040,12 @@ export interface components {
             headers: {
                 "Cache-Control": components["headers"]["Cache-Control"];
                 "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
-                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                /** @description Requests per minute the key's budget allows; sent when the request was counted against a key's budget */
+                "RateLimit-Limit"?: number;
+                /** @description Requests left in the current window; sent when the request was counted against a key's budget */
+                "RateLimit-Remaining"?: number;
+                /** @description Seconds until the window resets; sent when the request was counted against a key's budget */
+                "RateLimit-Reset"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -2063,9 +2078,12 @@ export interface components {
             headers: {
                 "Cache-Control": components["headers"]["Cache-Control"];
                 "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
-                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                /** @description Requests per minute the key's budget allows; sent when the request was counted against a key's budget */
+                "RateLimit-Limit"?: number;
+                /** @description Requests left in the current window; sent when the request was counted against a key's budget */
+                "RateLimit-Remaining"?: number;
+                /** @description Seconds until the window resets; sent when the request was counted against a key's budget */
+                "RateLimit-Reset"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -2082,9 +2100,12 @@ export interface components {
             headers: {
                 "Cache-Control": components["headers"]["Cache-Control"];
                 "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
-                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                /** @description Requests per minute the key's budget allows; sent when the request was counted against a key's budget */
+                "RateLimit-Limit"?: number;
+                /** @description Requests left in the current window; sent when the request was counted against a key's budget */
+                "RateLimit-Remaining"?: number;
+                /** @description Seconds until the window resets; sent when the request was counted against a key's budget */
+                "RateLimit-Reset"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -2108,9 +2129,12 @@ export interface components {
                 "Retry-After": components["headers"]["Retry-After"];
                 "Cache-Control": components["headers"]["Cache-Control"];
                 "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
-                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                /** @description Requests per minute the key's budget allows; sent when the request was counted against a key's budget */
+                "RateLimit-Limit"?: number;
+                /** @description Requests left in the current window; sent when the request was counted against a key's budget */
+                "RateLimit-Remaining"?: number;
+                /** @description Seconds until the window resets; sent when the request was counted against a key's budget */
+                "RateLimit-Reset"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -2143,9 +2167,12 @@ export interface components {
             headers: {
                 "Cache-Control": components["headers"]["Cache-Control"];
                 "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
-                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                /** @description Requests per minute the key's budget allows; sent when the request was counted against a key's budget */
+                "RateLimit-Limit"?: number;
+                /** @description Requests left in the current window; sent when the request was counted against a key's budget */
+                "RateLimit-Remaining"?: number;
+                /** @description Seconds until the window resets; sent when the request was counted against a key's budget */
+                "RateLimit-Reset"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -2163,9 +2190,12 @@ export interface components {
                 "Retry-After": components["headers"]["Retry-After"];
                 "Cache-Control": components["headers"]["Cache-Control"];
                 "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
-                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                /** @description Requests per minute the key's budget allows; sent when the request was counted against a key's budget */
+                "RateLimit-Limit"?: number;
+                /** @description Requests left in the current window; sent when the request was counted against a key's budget */
+                "RateLimit-Remaining"?: number;
+                /** @description Seconds until the window resets; sent when the request was counted against a key's budget */
+                "RateLimit-Reset"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -2187,7 +2217,7 @@ export interface components {
         "Content-Range": string;
         /** @description Where to go next */
         Location: string;
-        /** @description Requests per minute the key's budget allows (on an error: when the request was counted, i.e. with a valid key) */
+        /** @description Requests per minute the key's budget allows */
         "RateLimit-Limit": number;
         /** @description Requests left in the current window */
         "RateLimit-Remaining": number;

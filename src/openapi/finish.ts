@@ -127,7 +127,7 @@ const HEADERS: Record<string, { description: string; schema: Record<string, unkn
   'WWW-Authenticate': { description: 'Always `Bearer`', schema: { type: 'string', examples: ['Bearer'] } },
   'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
   'RateLimit-Limit': {
-    description: "Requests per minute the key's budget allows (on an error: when the request was counted, i.e. with a valid key)",
+    description: "Requests per minute the key's budget allows",
     schema: { type: 'integer', minimum: 1, examples: [2000] },
   },
   'RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer', minimum: 0, examples: [1999] } },
@@ -197,11 +197,16 @@ export function finishDocument(document: OpenApiDocument): OpenApiDocument {
   const responses: Record<string, unknown> = {};
   for (const status of [...usedResponses].sort()) {
     const shared = ERROR_RESPONSES[status]!;
-    const headers = [...(STATUS_HEADERS[status] ?? []), ...CONTENT_HEADERS, ...(COUNTED_ERRORS.has(status) ? RATE_LIMIT_HEADERS : [])];
+    const headers = [...(STATUS_HEADERS[status] ?? []), ...CONTENT_HEADERS];
     for (const header of headers) usedHeaders.add(header);
+    // Not on every answer of the status (a 400 for a bad address comes before the key is counted):
+    // declared, but explicitly not required.
+    const counted = COUNTED_ERRORS.has(status)
+      ? RATE_LIMIT_HEADERS.map((h) => [h, { ...HEADERS[h], description: `${HEADERS[h]!.description}; sent when the request was counted against a key's budget`, required: false }])
+      : [];
     responses[shared.name] = {
       description: shared.description,
-      headers: Object.fromEntries(headers.map((h) => [h, headerRef(h)])),
+      headers: { ...Object.fromEntries(headers.map((h) => [h, headerRef(h)])), ...Object.fromEntries(counted) },
       content: { 'application/json': { schema: { $ref: ERROR_SCHEMA }, example: ERROR_EXAMPLES[status] } },
     };
   }
