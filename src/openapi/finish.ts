@@ -201,8 +201,11 @@ export function finishDocument(document: OpenApiDocument): OpenApiDocument {
     for (const header of headers) usedHeaders.add(header);
     // Not on every answer of the status (a 400 for a bad address comes before the key is counted):
     // declared, but explicitly not required.
-    const counted = COUNTED_ERRORS.has(status)
-      ? RATE_LIMIT_HEADERS.map((h) => [h, { ...HEADERS[h], description: `${HEADERS[h]!.description}; sent when the request was counted against a key's budget`, required: false }])
+    const counted: [string, unknown][] = COUNTED_ERRORS.has(status)
+      ? RATE_LIMIT_HEADERS.map((h) => {
+          const header = HEADERS[h]!;
+          return [h, { ...header, description: `${header.description}; sent when the request was counted against a key's budget`, required: false }];
+        })
       : [];
     responses[shared.name] = {
       description: shared.description,
