@@ -19,7 +19,13 @@ const DESCRIPTION = `A customer-support ticketing service with a JSON HTTP API.
 
 **Authentication.** Send \`Authorization: Bearer <API key>\`. Admin keys start with \`key_admin_\`,
 read-only keys with \`key_ro_\`. Each operation names the scope it needs (\`x-required-scope\`);
-a valid key without it gets 403. A missing, malformed, expired or revoked key gets 401.
+a valid key without it gets 403. A missing, malformed, expired or revoked key gets 401; its
+\`detail\` says whether the header is missing, not Bearer, or the token malformed, and gives one
+answer for a key that is unknown, revoked or expired.
+
+**Clients.** Every operation has a stable \`operationId\`; the repository's \`sdk/\` is a typed
+TypeScript client generated from this document. With \`CORS_ORIGINS\` set, browsers on those origins
+may call the API.
 
 **Errors.** Every error body is \`{"detail": "..."}\`; validation errors (422) add
 \`errors: [{"field": "body.priority", "message": "..."}]\`. Unknown paths are 404, a known path
