@@ -3,7 +3,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../app.js';
 import { authOf } from '../../auth/authenticate.js';
-import { toPage } from '../../shared/pagination.js';
+import { KEYS_ORDER } from './api-keys.repository.js';
+import { toPage, withNextLink } from '../../shared/pagination.js';
 import { ErrorBody, responses } from '../../shared/schemas.js';
 import { ApiKey, ApiKeyParams, CreateApiKeyBody, CreatedApiKey, ListApiKeysQuery, UpdateApiKeyBody } from './api-keys.schemas.js';
 import * as keys from './api-keys.service.js';
@@ -26,7 +27,10 @@ export async function apiKeysRoutes(fastify: FastifyInstance, deps: AppDeps): Pr
       querystring: ListApiKeysQuery,
       response: responses({ 200: Type.Array(ApiKey) }),
     },
-    handler: (request) => keys.listApiKeys(deps, authOf(request), request.query, toPage(request.query)),
+    handler: async (request, reply) => {
+      const page = toPage(request.query);
+      return withNextLink(request, reply, page, await keys.listApiKeys(deps, authOf(request), request.query, page), KEYS_ORDER);
+    },
   });
 
   app.get('/v1/api-keys/:key_id', {

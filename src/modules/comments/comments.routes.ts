@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import type { AppDeps } from '../../app.js';
 import { authOf } from '../../auth/authenticate.js';
 import { actorOf } from '../events/events.log.js';
-import { toPage } from '../../shared/pagination.js';
+import { CREATED_ASC, toPage, withNextLink } from '../../shared/pagination.js';
 import { ErrorBody, responses } from '../../shared/schemas.js';
 import {
   Comment,
@@ -29,8 +29,10 @@ export async function commentsRoutes(fastify: FastifyInstance, deps: AppDeps): P
       querystring: ListCommentsQuery,
       response: responses({ 200: Type.Array(Comment), 404: ErrorBody }),
     },
-    handler: (request) =>
-      comments.listComments(deps, authOf(request).organizationId, request.params.ticket_id, toPage(request.query)),
+    handler: async (request, reply) => {
+      const page = toPage(request.query);
+      return withNextLink(request, reply, page, await comments.listComments(deps, authOf(request).organizationId, request.params.ticket_id, page), CREATED_ASC);
+    },
   });
 
   app.post('/v1/tickets/:ticket_id/comments', {

@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../app.js';
 import { authOf } from '../../auth/authenticate.js';
-import { toPage } from '../../shared/pagination.js';
+import { CREATED_ASC, toPage, withNextLink } from '../../shared/pagination.js';
 import { actorOf } from '../events/events.log.js';
 import { ErrorBody, responses } from '../../shared/schemas.js';
 import { CreateCustomerBody, Customer, CustomerParams, ListCustomersQuery, UpdateCustomerBody } from './customers.schemas.js';
@@ -21,7 +21,11 @@ export async function customersRoutes(fastify: FastifyInstance, deps: AppDeps): 
       querystring: ListCustomersQuery,
       response: responses({ 200: Type.Array(Customer) }),
     },
-    handler: (request) => customers.listCustomers(deps, authOf(request).organizationId, toPage(request.query)),
+    handler: async (request, reply) => {
+      const page = toPage(request.query);
+      const list = await customers.listCustomers(deps, authOf(request).organizationId, request.query, page);
+      return withNextLink(request, reply, page, list, CREATED_ASC);
+    },
   });
 
   app.get('/v1/customers/:customer_id', {

@@ -23,7 +23,7 @@ import {
   updateCustomer as updateCustomerRow,
   type CustomerColumns,
 } from './customers.repository.js';
-import type { CreateCustomerBody, Customer, UpdateCustomerBody } from './customers.schemas.js';
+import type { CreateCustomerBody, Customer, ListCustomersQuery, UpdateCustomerBody } from './customers.schemas.js';
 
 export interface CustomerDeps {
   store: Store;
@@ -158,8 +158,9 @@ export async function getCustomer(deps: CustomerDeps, organizationId: string, id
   return presentCustomer(await getCustomerRow(deps.store.db, organizationId, id));
 }
 
-export async function listCustomers(deps: CustomerDeps, organizationId: string, page: Page): Promise<Customer[]> {
-  const rows = await listCustomerRows(deps.store.db, organizationId, page);
+export async function listCustomers(deps: CustomerDeps, organizationId: string, query: ListCustomersQuery, page: Page): Promise<Customer[]> {
+  const filters = { email: query.email, updatedSince: query.updated_since === undefined ? undefined : toIso(query.updated_since) };
+  const rows = await listCustomerRows(deps.store.db, organizationId, filters, page);
   return rows.map(presentCustomer);
 }
 

@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../app.js';
 import { authOf } from '../../auth/authenticate.js';
-import { toPage } from '../../shared/pagination.js';
+import { CREATED_ASC, toPage, withNextLink } from '../../shared/pagination.js';
 import { actorOf } from '../events/events.log.js';
 import { ErrorBody, MessageBody, responses } from '../../shared/schemas.js';
 import {
@@ -25,7 +25,10 @@ export async function teamsRoutes(fastify: FastifyInstance, deps: AppDeps): Prom
   app.get('/v1/teams', {
     config: { auth: { scope: 'teams:read' } },
     schema: { tags, summary: 'List teams, oldest first', querystring: ListTeamsQuery, response: responses({ 200: Type.Array(TeamSummary) }) },
-    handler: (request) => teams.listTeams(deps, authOf(request).organizationId, toPage(request.query)),
+    handler: async (request, reply) => {
+      const page = toPage(request.query);
+      return withNextLink(request, reply, page, await teams.listTeams(deps, authOf(request).organizationId, page), CREATED_ASC);
+    },
   });
 
   app.get('/v1/teams/:team_id', {

@@ -2,10 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { authOf } from '../../auth/authenticate.js';
-import { toPage } from '../../shared/pagination.js';
+import { toPage, withNextLink } from '../../shared/pagination.js';
 import { actorOf } from '../events/events.log.js';
 import { ErrorBody, responses } from '../../shared/schemas.js';
 import { CreateTicketBody, ListTicketsQuery, Ticket, TicketParams, UpdateTicketBody } from './tickets.schemas.js';
+import { TICKET_ORDER } from './tickets.repository.js';
 import * as tickets from './tickets.service.js';
 
 export async function ticketsRoutes(fastify: FastifyInstance, deps: tickets.TicketDeps): Promise<void> {
@@ -20,7 +21,11 @@ export async function ticketsRoutes(fastify: FastifyInstance, deps: tickets.Tick
       querystring: ListTicketsQuery,
       response: responses({ 200: Type.Array(Ticket) }),
     },
-    handler: (request) => tickets.listTickets(deps, authOf(request).organizationId, request.query, toPage(request.query)),
+    handler: async (request, reply) => {
+      const page = toPage(request.query);
+      const list = await tickets.listTickets(deps, authOf(request).organizationId, request.query, page);
+      return withNextLink(request, reply, page, list, TICKET_ORDER);
+    },
   });
 
   app.get('/v1/tickets/:ticket_id', {

@@ -161,6 +161,7 @@ export async function listTickets(deps: TicketDeps, organizationId: string, quer
     category: query.category,
     unassigned: query.unassigned,
     search: query.search === undefined ? undefined : { text: query.search, ticketNumber: ticketNumberOf(query.search) },
+    updatedSince: query.updated_since === undefined ? undefined : toIso(query.updated_since),
   };
   const rows = await listTicketRows(deps.store.db, deps.store.search, organizationId, filters, page);
   return rows.map(presentTicket);

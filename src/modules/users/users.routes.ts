@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../app.js';
 import { authOf } from '../../auth/authenticate.js';
-import { toPage } from '../../shared/pagination.js';
+import { CREATED_ASC, toPage, withNextLink } from '../../shared/pagination.js';
 import { actorOf } from '../events/events.log.js';
 import { ErrorBody, responses } from '../../shared/schemas.js';
 import { CreateUserBody, ListUsersQuery, UpdateUserBody, User, UserParams } from './users.schemas.js';
@@ -16,7 +16,10 @@ export async function usersRoutes(fastify: FastifyInstance, deps: AppDeps): Prom
   app.get('/v1/users', {
     config: { auth: { scope: 'users:read' } },
     schema: { tags, summary: 'List users (agents), oldest first', querystring: ListUsersQuery, response: responses({ 200: Type.Array(User) }) },
-    handler: (request) => users.listUsers(deps, authOf(request).organizationId, toPage(request.query)),
+    handler: async (request, reply) => {
+      const page = toPage(request.query);
+      return withNextLink(request, reply, page, await users.listUsers(deps, authOf(request).organizationId, page), CREATED_ASC);
+    },
   });
 
   app.get('/v1/users/:user_id', {

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { authOf } from '../../auth/authenticate.js';
-import { toPage } from '../../shared/pagination.js';
+import { DELIVERY_ORDER } from './webhooks.repository.js';
+import { CREATED_ASC, toPage, withNextLink } from '../../shared/pagination.js';
 import { ErrorBody, responses } from '../../shared/schemas.js';
 import {
   CreatedWebhook,
@@ -25,7 +26,10 @@ export async function webhooksRoutes(fastify: FastifyInstance, deps: webhooks.We
   app.get('/v1/webhooks', {
     config: { auth: { scope: 'webhooks:read' } },
     schema: { tags, summary: 'List webhook endpoints, oldest first', querystring: ListWebhooksQuery, response: responses({ 200: Type.Array(Webhook) }) },
-    handler: (request) => webhooks.listWebhooks(deps, authOf(request).organizationId, toPage(request.query)),
+    handler: async (request, reply) => {
+      const page = toPage(request.query);
+      return withNextLink(request, reply, page, await webhooks.listWebhooks(deps, authOf(request).organizationId, page), CREATED_ASC);
+    },
   });
 
   app.post('/v1/webhooks', {
@@ -86,8 +90,10 @@ export async function webhooksRoutes(fastify: FastifyInstance, deps: webhooks.We
       querystring: ListDeliveriesQuery,
       response: responses({ 200: Type.Array(Delivery), 404: ErrorBody }),
     },
-    handler: (request) =>
-      webhooks.listDeliveries(deps, authOf(request).organizationId, request.params.webhook_id, request.query, toPage(request.query)),
+    handler: async (request, reply) => {
+      const page = toPage(request.query);
+      return withNextLink(request, reply, page, await webhooks.listDeliveries(deps, authOf(request).organizationId, request.params.webhook_id, request.query, page), DELIVERY_ORDER);
+    },
   });
 
   app.post('/v1/webhooks/:webhook_id/deliveries/:delivery_id/retry', {
