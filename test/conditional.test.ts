@@ -120,3 +120,58 @@ describe('If-Match', () => {
     expect((await get(url)).statusCode).toBe(404);
   });
 });
+
+describe('If-Match on every resource that can be changed or deleted', () => {
+  type Case = { name: string; make: () => Promise<string>; change: (i: number) => Record<string, unknown>; field: string };
+  const post = async (url: string, body: unknown) => {
+    const res = await t.request({ method: 'POST', url, body });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json<Json>();
+  };
+  let n = 0;
+  const cases: Case[] = [
+    { name: 'ticket', make: async () => `/v1/tickets/${(await newTicket()).id}`, change: (i) => ({ subject: `S${i}` }), field: 'subject' },
+    { name: 'customer', make: async () => `/v1/customers/${(await post('/v1/customers', { name: 'C', email: `c${++n}@if-match.example.com` })).id}`, change: (i) => ({ notes: `N${i}` }), field: 'notes' },
+    { name: 'user', make: async () => `/v1/users/${(await post('/v1/users', { email: `u${++n}@if-match.example.com`, full_name: 'U' })).id}`, change: (i) => ({ full_name: `U${i}` }), field: 'full_name' },
+    { name: 'team', make: async () => `/v1/teams/${(await post('/v1/teams', { name: `T${++n}` })).id}`, change: (i) => ({ name: `T-${i}` }), field: 'name' },
+    {
+      name: 'comment',
+      make: async () => {
+        const ticket = await newTicket();
+        return `/v1/tickets/${ticket.id}/comments/${(await post(`/v1/tickets/${ticket.id}/comments`, { body: 'B' })).id}`;
+      },
+      change: (i) => ({ body: `B${i}` }),
+      field: 'body',
+    },
+    { name: 'webhook', make: async () => `/v1/webhooks/${(await post('/v1/webhooks', { url: 'https://hooks.example.com/m', events: ['ticket.created'] })).id}`, change: (i) => ({ description: `D${i}` }), field: 'description' },
+  ];
+
+  it.each(cases.map((c) => [c.name, c] as const))('%s: a stale If-Match is 412 on PATCH and DELETE and changes nothing; the current one passes', async (_name, c) => {
+    const url = await c.make();
+    const stale = (await get(url)).headers.etag as string;
+    const first = await t.request({ method: 'PATCH', url, body: c.change(1), headers: { 'if-match': stale } });
+    expect(first.statusCode, first.body).toBe(200);
+    const current = first.headers.etag as string;
+    expect(current).not.toBe(stale);
+    expect((await get(url)).headers.etag).toBe(current);
+
+    const late = await t.request({ method: 'PATCH', url, body: c.change(2), headers: { 'if-match': stale } });
+    expect(late.statusCode, late.body).toBe(412);
+    expect((await get(url)).json<Json>()[c.field]).toBe(c.change(1)[c.field]);
+    expect((await t.request({ method: 'DELETE', url, headers: { 'if-match': stale } })).statusCode).toBe(412);
+    expect((await get(url)).statusCode).toBe(200);
+
+    expect((await t.request({ method: 'DELETE', url, headers: { 'if-match': current } })).statusCode).toBe(204);
+    expect((await get(url)).statusCode).toBe(404);
+  });
+
+  it("a team's ETag covers its members: a member added makes an older ETag stale", async () => {
+    const team = await post('/v1/teams', { name: 'Members' });
+    const user = await post('/v1/users', { email: 'member@if-match.example.com', full_name: 'M' });
+    const url = `/v1/teams/${team.id}`;
+    const before = (await get(url)).headers.etag as string;
+    expect((await t.request({ method: 'POST', url: `${url}/members`, body: { user_id: user.id } })).statusCode).toBeLessThan(300);
+    expect((await get(url, { 'if-none-match': before })).statusCode).toBe(200);
+    expect((await t.request({ method: 'PATCH', url, body: { name: 'Renamed' }, headers: { 'if-match': before } })).statusCode).toBe(412);
+  });
+});

@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../app.js';
 import { authOf } from '../../auth/authenticate.js';
+import { ifMatchOf } from '../../http/conditional.js';
 import { CREATED_ASC, toPage, withNextLink } from '../../shared/pagination.js';
 import { actorOf } from '../events/events.log.js';
 import { ErrorBody, responses } from '../../shared/schemas.js';
@@ -49,7 +50,7 @@ export async function customersRoutes(fastify: FastifyInstance, deps: AppDeps): 
   });
 
   app.patch('/v1/customers/:customer_id', {
-    config: { auth: { scope: 'customers:write' } },
+    config: { auth: { scope: 'customers:write' }, ifMatch: true },
     schema: {
       tags,
       summary: 'Update a customer (partial)',
@@ -57,11 +58,11 @@ export async function customersRoutes(fastify: FastifyInstance, deps: AppDeps): 
       body: UpdateCustomerBody,
       response: responses({ 200: Customer, 404: ErrorBody, 409: ErrorBody }, [400, 413, 415]),
     },
-    handler: (request) => customers.updateCustomer(deps, authOf(request).organizationId, request.params.customer_id, request.body, actorOf(authOf(request))),
+    handler: (request) => customers.updateCustomer(deps, authOf(request).organizationId, request.params.customer_id, request.body, actorOf(authOf(request)), ifMatchOf(request)),
   });
 
   app.delete('/v1/customers/:customer_id', {
-    config: { auth: { scope: 'customers:delete' } },
+    config: { auth: { scope: 'customers:delete' }, ifMatch: true },
     schema: {
       tags,
       summary: "Delete a customer with their tickets and the tickets' comments and attachments",
@@ -69,7 +70,7 @@ export async function customersRoutes(fastify: FastifyInstance, deps: AppDeps): 
       response: responses({ 204: Type.Null(), 404: ErrorBody }),
     },
     handler: async (request, reply) => {
-      await customers.deleteCustomer(deps, authOf(request).organizationId, request.params.customer_id, actorOf(authOf(request)));
+      await customers.deleteCustomer(deps, authOf(request).organizationId, request.params.customer_id, actorOf(authOf(request)), ifMatchOf(request));
       return reply.code(204).send(null);
     },
   });
