@@ -25,6 +25,8 @@ const IfMatch = ETagHeader(
   'Change only if the record is still as the client last saw it: its ETag (or `*`). A stale one is 412 and nothing is changed',
 );
 
+const NotModified = Type.Null({ description: 'Not Modified: the copy named in If-None-Match is current (no body)' });
+
 /** The entity tag of a JSON representation: a hash of its canonical JSON (keys sorted). */
 export function etagOf(representation: unknown): string {
   return `"${createHash('sha256').update(canonicalJson(representation)).digest('base64url').slice(0, 32)}"`;
@@ -86,7 +88,7 @@ export function registerConditionalRequests(app: FastifyInstance): void {
     route.schema = {
       ...schema,
       headers: { ...headers, type: 'object', properties: { ...headers.properties, ...extra } },
-      ...(writes ? { response: { 412: ErrorBody, ...response } } : {}),
+      response: writes ? { 412: ErrorBody, ...response } : { 304: NotModified, ...response },
     };
   });
 
