@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listTicketsQuery, type TicketFilters } from '../src/modules/tickets/tickets.repository.js';
+import { listCustomersQuery, type CustomerFilters } from '../src/modules/customers/customers.repository.js';
 import type { Page } from '../src/shared/pagination.js';
 import { ticketNumberOf } from '../src/modules/tickets/tickets.service.js';
 import { buildTestApp, TEST_STORE, type TestApp } from './helpers/test-app.js';
@@ -210,4 +211,37 @@ describe('with statistics from a populated store (ANALYZE)', () => {
   beforeAll(populate);
   if (TEST_STORE === 'postgres') checkAllPostgres(true);
   else checkAll();
+});
+
+/** The customer list's filters (email, updated_since) and its cursor are served by indexes too. */
+describe('customer list filters', () => {
+  async function customerPlan(filters: CustomerFilters, page: Page): Promise<string[]> {
+    const compiled = listCustomersQuery(t.store.db, t.org.id, filters, page).compile();
+    if (t.store.dialect === 'postgres') {
+      return t.store.db.connection().execute(async (conn) => {
+        await sql`set enable_seqscan = off`.execute(conn);
+        try {
+          const explain = CompiledQuery.raw(`explain (costs off) ${compiled.sql}`, [...compiled.parameters]);
+          return (await conn.executeQuery<{ 'QUERY PLAN': string }>(explain)).rows.map((r) => r['QUERY PLAN']);
+        } finally {
+          await sql`reset enable_seqscan`.execute(conn);
+        }
+      });
+    }
+    const explain = CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]);
+    return (await t.store.db.executeQuery<{ detail: string }>(explain)).rows.map((r) => r.detail);
+  }
+  const cases: [string, CustomerFilters, Page, RegExp][] = [
+    ['email', { email: 'Ada@Example.com' }, { limit: 50, offset: 0 }, /customers_org_email_key/],
+    ['updated_since', { updatedSince: '2026-01-01T00:00:00.000Z' }, { limit: 50, offset: 0 }, /customers_org_(updated_at|created)_idx/],
+    ['cursor', {}, { limit: 50, offset: 0, after: ['2026-01-01T00:00:00.000Z', uuid] }, /customers_org_created_idx/],
+  ];
+  for (const [name, filters, page, index] of cases) {
+    it(`${name} is read from an index`, async () => {
+      const lines = await customerPlan(filters, page);
+      const text = lines.join('\n');
+      expect(text).toMatch(index);
+      expect(text).not.toMatch(/Seq Scan|\bSCAN customers\b/);
+    });
+  }
 });
