@@ -175,3 +175,18 @@ describe('If-Match on every resource that can be changed or deleted', () => {
     expect((await t.request({ method: 'PATCH', url, body: { name: 'Renamed' }, headers: { 'if-match': before } })).statusCode).toBe(412);
   });
 });
+
+describe('If-Match on API keys', () => {
+  it('a stale If-Match on PATCH or DELETE of a key is 412 and changes nothing', async () => {
+    const made = await t.request({ method: 'POST', url: '/v1/api-keys', body: { name: 'First', role: 'admin' } });
+    expect(made.statusCode).toBe(201);
+    const url = `/v1/api-keys/${made.json<Json>().id}`;
+    const stale = (await get(url)).headers.etag as string;
+    expect((await t.request({ method: 'PATCH', url, body: { name: 'Second' }, headers: { 'if-match': stale } })).statusCode).toBe(200);
+    expect((await t.request({ method: 'PATCH', url, body: { name: 'Third' }, headers: { 'if-match': stale } })).statusCode).toBe(412);
+    expect((await t.request({ method: 'DELETE', url, headers: { 'if-match': stale } })).statusCode).toBe(412);
+    const current = await get(url);
+    expect(current.json<Json>()).toMatchObject({ name: 'Second', revoked_at: null });
+    expect((await t.request({ method: 'DELETE', url, headers: { 'if-match': current.headers.etag as string } })).statusCode).toBe(204);
+  });
+});
