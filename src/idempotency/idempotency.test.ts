@@ -171,6 +171,28 @@ describe('Idempotency-Key', () => {
     expect(await ticketCount(org.adminKey)).toBe(1);
   });
 
+  it('parallel duplicates split over two app instances on one store: one ticket, every answer it or 409', async () => {
+    const org = await t.newOrg('Two apps at once');
+    const other = await buildApp({ config: t.config, store: t.store, blobs: t.blobs });
+    try {
+      const inject = (app: typeof other) =>
+        app.inject({
+          method: 'POST', url: '/v1/tickets', payload: JSON.stringify(ticketBody()),
+          headers: { authorization: `Bearer ${org.adminKey}`, 'content-type': 'application/json', 'idempotency-key': 'split' },
+        });
+      const answers = await Promise.all(Array.from({ length: 16 }, (_, i) => inject(i % 2 ? other : t.app)));
+      const created = answers.filter((r) => r.statusCode === 201);
+      expect(answers.every((r) => r.statusCode === 201 || r.statusCode === 409), answers.map((r) => r.statusCode).join()).toBe(true);
+      expect(new Set(created.map((r) => r.body)).size).toBe(1);
+      const final = await inject(other);
+      expect(final.statusCode).toBe(201);
+      expect(final.body).toBe(created[0]?.body);
+    } finally {
+      await other.close();
+    }
+    expect(await ticketCount(org.adminKey)).toBe(1);
+  });
+
   it('applies to every POST: a customer create and a token rotation replay too', async () => {
     const org = await t.newOrg('Every POST');
     const c1 = await post(org.adminKey, 'cust', { name: 'Bob', email: 'bob@example.com' }, '/v1/customers');
