@@ -68,8 +68,11 @@ export function ifMatchOf(request: FastifyRequest): string | undefined {
 
 const methodsOf = (method: string | string[]) => (Array.isArray(method) ? method : [method]);
 
+/** The ETag of a single-record answer, as the OpenAPI document declares it. */
+export const ETagResponseHeader = Type.String({ description: 'The version of this representation: send it back in If-None-Match (GET) or If-Match (PATCH, DELETE)' });
+
 /** A route of one record: an /v1 address with a path parameter, answering an object (not a list). */
-function isSingleResource(url: string, response: Record<string, unknown> | undefined): boolean {
+export function isSingleResource(url: string, response: Record<string, unknown> | undefined): boolean {
   if (!isApiRoute(url) || !url.includes(':')) return false;
   const ok = response?.[200] as { type?: unknown } | undefined;
   return ok !== undefined && ok.type === 'object';

@@ -1,4 +1,5 @@
 import type { FastifySchema, RouteOptions } from 'fastify';
+import { ETagResponseHeader, isSingleResource } from '../http/conditional.js';
 import { isApiRoute } from '../shared/http-rules.js';
 import { ErrorBody } from '../shared/schemas.js';
 import type { ComponentCollector } from './components.js';
@@ -118,6 +119,12 @@ export function documentRoute(route: RouteOptions, schema: FastifySchema, named:
   const response = Object.fromEntries(
     Object.entries(withErrorResponses(route, schema)).map(([status, s]) => [status, documentResponse(s, named)]),
   );
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  const answersEtag = (methods.includes('GET') || methods.includes('PATCH')) && isSingleResource(route.url, schema.response as Record<string, unknown> | undefined);
+  if (answersEtag && response['200'] !== undefined) {
+    // Every 200 of one record carries its ETag (src/http/conditional.ts).
+    response['200'] = { description: 'OK', headers: { ETag: ETagResponseHeader }, content: { 'application/json': { schema: response['200'] } } };
+  }
   const documented: FastifySchema = { ...schema, description, ...securityOf(route), response };
   if (schema.body) documented.body = named.refer(schema.body);
   else if (route.config?.multipart) documented.body = UPLOAD_BODY;
