@@ -136,18 +136,22 @@ export function registerIdempotency(app: FastifyInstance, options: IdempotencyOp
     // A few rounds at most: a key that expires or is released between our reads is tried again.
     for (let round = 0; round < 4; round++) {
       const now = Date.now();
-      const claimed = await insertInFlight(db, id, {
-        fingerprint,
-        createdAt: new Date(now).toISOString(),
-        lockedUntil: new Date(now + lockMs).toISOString(),
-        expiresAt: new Date(now + IDEMPOTENCY_KEY_TTL_MS).toISOString(),
-      });
-      if (claimed) {
-        request.idempotencyClaim = { id, replayed: false, done: false };
-        return;
+      // Read first: a retry (the common case of a key seen before) then costs one read, no write.
+      let existing = await findKey(db, id);
+      if (!existing) {
+        const claimed = await insertInFlight(db, id, {
+          fingerprint,
+          createdAt: new Date(now).toISOString(),
+          lockedUntil: new Date(now + lockMs).toISOString(),
+          expiresAt: new Date(now + IDEMPOTENCY_KEY_TTL_MS).toISOString(),
+        });
+        if (claimed) {
+          request.idempotencyClaim = { id, replayed: false, done: false };
+          return;
+        }
+        existing = await findKey(db, id);
+        if (!existing) continue;
       }
-      const existing = await findKey(db, id);
-      if (!existing) continue;
       const nowIso = new Date(now).toISOString();
       if (String(existing.expires_at) <= nowIso) {
         await deleteIfExpired(db, id, nowIso);
