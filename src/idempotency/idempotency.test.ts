@@ -154,6 +154,21 @@ describe('Idempotency-Key', () => {
     expect((await post(org.adminKey, 'c', { body: 'hi' }, url)).body).toBe(first.body);
   });
 
+  it('a 5xx is not stored: the key is released and a retry does the work', async () => {
+    const org = await t.newOrg('Server error');
+    expect((await post(org.adminKey, undefined)).statusCode).toBe(201);
+    // The next number is one that is taken: the create fails on the unique index (a 500).
+    await t.store.db.updateTable('organizations').set({ ticket_counter: 0 }).where('id', '=', org.id).execute();
+    const failed = await post(org.adminKey, 'after-500', ticketBody('Second'));
+    expect(failed.statusCode).toBe(500);
+    expect(await t.store.db.selectFrom('idempotency_keys').select('state').where('organization_id', '=', org.id).execute()).toEqual([]);
+    await t.store.db.updateTable('organizations').set({ ticket_counter: 1 }).where('id', '=', org.id).execute();
+    const retried = await post(org.adminKey, 'after-500', ticketBody('Second'));
+    expect(retried.statusCode).toBe(201);
+    expect(retried.json<{ ticket_number: number }>().ticket_number).toBe(2);
+    expect((await post(org.adminKey, 'after-500', ticketBody('Second'))).body).toBe(retried.body);
+  });
+
   it('the stored answer is replayed by another app instance on the same store (as by another process)', async () => {
     const org = await t.newOrg('Two apps');
     const first = await post(org.adminKey, 'cross');
