@@ -5,7 +5,9 @@ import { registerAuthentication } from './auth/authenticate.js';
 import type { Config } from './config.js';
 import type { Store } from './db/store.js';
 import { errors, handleError, registerErrorHandler } from './errors.js';
+import { registerConditionalRequests } from './http/conditional.js';
 import { httpServerOptions, registerConnectionHandling } from './http/connections.js';
+import { registerIdempotency } from './idempotency/idempotency.plugin.js';
 import { authFailureLimiter, registerRateLimits } from './limits/rate-limit.js';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.js';
 import { attachmentsRoutes } from './modules/attachments/attachments.routes.js';
@@ -89,6 +91,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // so runs first (401 before 429), the scope check runs in preParsing (429 before 403).
   const sharedRedis = await registerRateLimits(app, deps.config);
   registerAuthentication(app, { db: deps.store.db, authFailureExceeded: authFailureLimiter(app, deps.config.rateLimit) });
+  // After authentication (keys are per API key) and its scope check (preParsing runs in order).
+  registerIdempotency(app, { db: deps.store.db, requestTimeoutMs: deps.config.http.requestTimeoutMs });
+  registerConditionalRequests(app);
 
   // Before every route: the OpenAPI document collects routes as they are added.
   await registerOpenApi(app, { publicUrl: deps.config.publicUrl, enabled: deps.config.docsEnabled });

@@ -75,6 +75,30 @@ export const errors = {
       allow: allowed.join(', '),
     }),
   conflict: (detail: string) => new AppError(409, 'conflict', detail),
+  /** Another request with the same Idempotency-Key is still running (src/idempotency/). */
+  idempotencyKeyInFlight: (retryAfterSeconds: number) =>
+    new AppError(
+      409,
+      'idempotency_key_in_flight',
+      'A request with this Idempotency-Key is still being processed; retry after it completes to get its answer',
+      undefined,
+      { 'retry-after': String(retryAfterSeconds) },
+    ),
+  /** The Idempotency-Key was first used for another request (method, path or body). */
+  idempotencyKeyReused: () =>
+    new AppError(
+      422,
+      'idempotency_key_reused',
+      'This Idempotency-Key was already used for a different request (another method, path or body); send a new key for a new request',
+      [{ field: 'header.idempotency-key', message: 'was already used for a different request' }],
+    ),
+  /** If-Match named another version than the record's current one: nothing was changed. */
+  preconditionFailed: (resource: string) =>
+    new AppError(
+      412,
+      'precondition_failed',
+      `${resource} has changed since the version named in If-Match; nothing was changed. Fetch it again (GET returns its current ETag) and retry`,
+    ),
   uriTooLong: (maxLength: number) =>
     new AppError(414, 'uri_too_long', `A segment of the request address is too long (at most ${maxLength} characters)`),
   gone: (detail: string) => new AppError(410, 'gone', detail),

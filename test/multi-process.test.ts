@@ -167,4 +167,28 @@ describe.runIf(postgres && redis)('three ticketing serve processes on one Postgr
       expect(res.status).toBe(401);
     }
   });
+
+  it('a create sent with one Idempotency-Key to all three at once makes one ticket; every retry replays it', async () => {
+    const retried = async () => ((await (await call(0, '/v1/tickets?search=Retried', adminKey)).json()) as Array<{ ticket_number: number }>).map((t) => t.ticket_number);
+    expect(await retried()).toEqual([]);
+    const body = JSON.stringify({ customer_name: 'Retry', customer_email: 'retry@example.com', subject: 'Retried', description: 'Sent 30 times' });
+    const send = (i: number) =>
+      call(i, '/v1/tickets', adminKey, { method: 'POST', body, headers: { 'content-type': 'application/json', 'idempotency-key': 'multi-process-retry' } });
+    const answers = await Promise.all(Array.from({ length: 30 }, async (_, i) => {
+      const res = await send(i);
+      return { status: res.status, body: await res.text() };
+    }));
+    expect(answers.every((a) => a.status === 201 || a.status === 409), answers.map((a) => a.status).join()).toBe(true);
+    const created = answers.filter((a) => a.status === 201);
+    expect(created.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(created.map((a) => a.body)).size).toBe(1);
+    const ticket = JSON.parse(created[0]!.body) as { ticket_number: number };
+    for (const i of [0, 1, 2]) {
+      const retry = await send(i);
+      expect(retry.status).toBe(201);
+      expect(await retry.text()).toBe(created[0]!.body);
+    }
+    // One ticket, whichever process did the work.
+    expect(await retried()).toEqual([ticket.ticket_number]);
+  });
 });

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listTicketsQuery, type TicketFilters } from '../src/modules/tickets/tickets.repository.js';
+import { listCustomersQuery, type CustomerFilters } from '../src/modules/customers/customers.repository.js';
+import type { Page } from '../src/shared/pagination.js';
 import { ticketNumberOf } from '../src/modules/tickets/tickets.service.js';
 import { buildTestApp, TEST_STORE, type TestApp } from './helpers/test-app.js';
 
@@ -18,8 +20,8 @@ afterAll(async () => {
   await t.close();
 });
 
-async function plan(filters: TicketFilters): Promise<string[]> {
-  const compiled = listTicketsQuery(t.store.db, t.store.search, t.org.id, filters, { limit: 100, offset: 200 }).compile();
+async function plan(filters: TicketFilters, page: Page = { limit: 100, offset: 200 }): Promise<string[]> {
+  const compiled = listTicketsQuery(t.store.db, t.store.search, t.org.id, filters, page).compile();
   if (t.store.dialect === 'postgres') {
     // One connection, so the setting holds for the EXPLAIN. The tables here are tiny, and a
     // sequential scan would be cheapest; turned off, the plan shows which index can serve the query.
@@ -53,6 +55,8 @@ const filterCases: [string, TicketFilters, string][] = [
   ['unassigned=true', { unassigned: true }, 'SEARCH tickets USING INDEX tickets_org_assigned_user_id_idx (organization_id=? AND assigned_user_id=?)'],
   ['unassigned=false', { unassigned: false }, 'USING INDEX tickets_org_'],
   ['short search term', { search: term('ab') }, 'SEARCH tickets USING INDEX tickets_org_number_key (organization_id=?)'],
+  // Its own index on an empty store (then sorted), the newest-first walk once the matches are many.
+  ['updated_since', { updatedSince: '2026-01-01T00:00:00.000Z' }, 'USING INDEX tickets_org_'],
 ];
 
 /** Search terms the index answers: the matches must drive the query, each ticket fetched by key. */
@@ -79,9 +83,15 @@ function checkAll(): void {
       expect(lines.join('\n'), name).toContain(expected);
       expectNoScan(lines);
       // A filtered list is read in ticket-number order from its index: no sort.
-      if (name !== 'unassigned=false') expect(lines).not.toContain('USE TEMP B-TREE FOR ORDER BY');
+      if (name !== 'unassigned=false' && name !== 'updated_since') expect(lines).not.toContain('USE TEMP B-TREE FOR ORDER BY');
     });
   }
+  it('a cursor page starts in the ticket-number index, after the cursor', async () => {
+    const lines = await plan({}, { limit: 100, offset: 0, after: [500] });
+    expect(lines).toContain('SEARCH tickets USING INDEX tickets_org_number_key (organization_id=? AND ticket_number<?)');
+    expectNoScan(lines);
+    expect(lines).not.toContain('USE TEMP B-TREE FOR ORDER BY');
+  });
   for (const [name, filters] of searchCases) {
     it(`${name} is driven by the search index`, async () => {
       const lines = await plan(filters);
@@ -114,12 +124,20 @@ function expectPostgresIndexed(lines: string[]): void {
 const filterColumn: Record<string, string> = {
   status: 'status', priority: 'priority', assigned_user_id: 'assigned_user_id', assigned_team_id: 'assigned_team_id',
   customer_id: 'customer_id', category: 'category', 'unassigned=true': 'assigned_user_id', 'unassigned=false': 'assigned_user_id',
+  updated_since: 'updated_at',
 };
 
 const walksNewestFirst = (lines: string[]) =>
   lines.some((l) => l.includes('Index Scan Backward using tickets_org_number_key on tickets')) && !lines.some((l) => /\bSort\b/.test(l));
 
 function checkAllPostgres(populated: boolean): void {
+  it('a cursor page starts in the ticket-number index, after the cursor', async () => {
+    const lines = await plan({}, { limit: 100, offset: 0, after: [500] });
+    expectPostgresIndexed(lines);
+    const text = lines.join('\n');
+    expect(walksNewestFirst(lines), text).toBe(true);
+    expect(text).toMatch(/Index Cond: \(\(organization_id = '[^']*'::text\) AND \(ticket_number < /);
+  });
   for (const [name, filters] of filterCases) {
     it(`${name} is read from an index`, async () => {
       const lines = await plan(filters);
@@ -129,7 +147,7 @@ function checkAllPostgres(populated: boolean): void {
       const indexCond = column !== undefined && lines.some((l) => l.includes('Index Cond:') && l.includes(`(${column} `));
       if (column === undefined || name === 'short search term') {
         expect(walksNewestFirst(lines), text).toBe(true);
-      } else if (!populated && !name.startsWith('unassigned')) {
+      } else if (!populated && !name.startsWith('unassigned') && name !== 'updated_since') {
         // With no statistics to go by, the filter's own index is what serves it.
         expect(text).toContain(`using tickets_org_${column}_idx`);
         expect(indexCond, text).toBe(true);
@@ -193,4 +211,37 @@ describe('with statistics from a populated store (ANALYZE)', () => {
   beforeAll(populate);
   if (TEST_STORE === 'postgres') checkAllPostgres(true);
   else checkAll();
+});
+
+/** The customer list's filters (email, updated_since) and its cursor are served by indexes too. */
+describe('customer list filters', () => {
+  async function customerPlan(filters: CustomerFilters, page: Page): Promise<string[]> {
+    const compiled = listCustomersQuery(t.store.db, t.org.id, filters, page).compile();
+    if (t.store.dialect === 'postgres') {
+      return t.store.db.connection().execute(async (conn) => {
+        await sql`set enable_seqscan = off`.execute(conn);
+        try {
+          const explain = CompiledQuery.raw(`explain (costs off) ${compiled.sql}`, [...compiled.parameters]);
+          return (await conn.executeQuery<{ 'QUERY PLAN': string }>(explain)).rows.map((r) => r['QUERY PLAN']);
+        } finally {
+          await sql`reset enable_seqscan`.execute(conn);
+        }
+      });
+    }
+    const explain = CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]);
+    return (await t.store.db.executeQuery<{ detail: string }>(explain)).rows.map((r) => r.detail);
+  }
+  const cases: [string, CustomerFilters, Page, RegExp][] = [
+    ['email', { email: 'Ada@Example.com' }, { limit: 50, offset: 0 }, /customers_org_email_key/],
+    ['updated_since', { updatedSince: '2026-01-01T00:00:00.000Z' }, { limit: 50, offset: 0 }, /customers_org_(updated_at|created)_idx/],
+    ['cursor', {}, { limit: 50, offset: 0, after: ['2026-01-01T00:00:00.000Z', uuid] }, /customers_org_created_idx/],
+  ];
+  for (const [name, filters, page, index] of cases) {
+    it(`${name} is read from an index`, async () => {
+      const lines = await customerPlan(filters, page);
+      const text = lines.join('\n');
+      expect(text).toMatch(index);
+      expect(text).not.toMatch(/Seq Scan|\bSCAN customers\b/);
+    });
+  }
 });

@@ -423,8 +423,10 @@ describe('ticketing export / import', () => {
         .sort();
     expect(Object.keys(ORGANIZATION_COLUMNS).sort()).toEqual(columnsOf('organizations'));
     for (const spec of TRANSFER_TABLES) expect(Object.keys(spec.columns).sort(), spec.table).toEqual(columnsOf(spec.table));
+    // Idempotency keys are stored answers kept for 24 hours for retries, not records: not exported.
+    const NOT_RECORDS = ['idempotency_keys'];
     const withOrganization = tables
-      .filter((t) => t.columns.some((c) => c.name === 'organization_id') && !BYTES_TABLES.includes(t.name))
+      .filter((t) => t.columns.some((c) => c.name === 'organization_id') && !BYTES_TABLES.includes(t.name) && !NOT_RECORDS.includes(t.name))
       .map((t) => t.name);
     expect(withOrganization.sort()).toEqual(TRANSFER_TABLES.map((t) => t.table).sort());
   });

@@ -224,6 +224,23 @@ export interface WebhookDeliveriesTable {
   completed_at: NullableTimestamp;
 }
 
+export interface IdempotencyKeysTable {
+  organization_id: string;
+  api_key_id: string;
+  idempotency_key: string;
+  /** SHA-256 (base64url) of the method, the path with its query and the request body. */
+  fingerprint: string;
+  state: 'in_flight' | 'complete';
+  status_code: number | null;
+  /** JSON object of the answer's headers worth replaying (content-type, location, etag). */
+  response_headers: string | null;
+  response_body: string | null;
+  created_at: Timestamp;
+  /** While in flight: when another request may take the key over (the first one died). */
+  locked_until: NullableTimestamp;
+  expires_at: Timestamp;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
@@ -240,6 +257,7 @@ export interface Database {
   event_counters: EventCountersTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 export type TicketRow = Selectable<TicketsTable>;

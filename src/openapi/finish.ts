@@ -126,6 +126,10 @@ const HEADERS: Record<string, { description: string; schema: Record<string, unkn
   'Content-Range': { description: '`bytes */<size>`: the size of the file', schema: { type: 'string', examples: ['bytes */48213'] } },
   'WWW-Authenticate': { description: 'Always `Bearer`', schema: { type: 'string', examples: ['Bearer'] } },
   'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
+  Link: {
+    description: 'The next page of the list (`<...>; rel="next"`, its `cursor` filled in), sent when this page is full',
+    schema: { type: 'string', examples: ['</v1/tickets?limit=50&cursor=eyJ0IjoiMjAyNi0xMS0yM1QxMDowMDowMC4wMDBaIn0>; rel="next"'] },
+  },
   'RateLimit-Limit': {
     description: "Requests per minute the key's budget allows",
     schema: { type: 'integer', minimum: 1, examples: [2000] },
@@ -144,6 +148,7 @@ const STATUS_HEADERS: Record<string, string[]> = {
 };
 /** Headers of every JSON answer and every page (shared/http-rules.ts, the portal's pages). */
 const CONTENT_HEADERS = ['Cache-Control', 'X-Content-Type-Options'];
+const isList = (response: Response): boolean => Object.values(response.content ?? {}).some((c) => (c.schema as { type?: string } | undefined)?.type === 'array');
 const carriesContentHeaders = (response: Response): boolean =>
   Object.keys(response.content ?? {}).some((type) => type === 'application/json' || type === 'text/html');
 
@@ -182,6 +187,10 @@ export function finishDocument(document: OpenApiDocument): OpenApiDocument {
         }
         const headers = [...(STATUS_HEADERS[status] ?? []), ...(carriesContentHeaders(response) ? CONTENT_HEADERS : [])];
         if (authenticated && status.startsWith('2')) headers.push(...RATE_LIMIT_HEADERS);
+        if (status === '200' && isList(response)) {
+          // Only a full page has a next one (src/shared/pagination.ts): declared, not required.
+          response.headers = { Link: { ...HEADERS.Link, required: false }, ...response.headers };
+        }
         if (headers.length > 0) {
           // A header the route describes itself (a download's Cache-Control: private) keeps its description.
           response.headers = { ...Object.fromEntries(headers.map((h) => [h, headerRef(h)])), ...response.headers };
@@ -201,6 +210,8 @@ export function finishDocument(document: OpenApiDocument): OpenApiDocument {
     for (const header of headers) usedHeaders.add(header);
     // Not on every answer of the status (a 400 for a bad address comes before the key is counted):
     // declared, but explicitly not required.
+    // A 409 for an Idempotency-Key still in flight says when to retry; other conflicts do not.
+    const optional: [string, unknown][] = status === '409' ? [['Retry-After', { ...HEADERS['Retry-After'], description: 'Seconds to wait before retrying: sent when the Idempotency-Key is still in flight', required: false }]] : [];
     const counted: [string, unknown][] = COUNTED_ERRORS.has(status)
       ? RATE_LIMIT_HEADERS.map((h) => {
           const header = HEADERS[h]!;
@@ -209,7 +220,7 @@ export function finishDocument(document: OpenApiDocument): OpenApiDocument {
       : [];
     responses[shared.name] = {
       description: shared.description,
-      headers: { ...Object.fromEntries(headers.map((h) => [h, headerRef(h)])), ...Object.fromEntries(counted) },
+      headers: { ...Object.fromEntries(headers.map((h) => [h, headerRef(h)])), ...Object.fromEntries(counted), ...Object.fromEntries(optional) },
       content: { 'application/json': { schema: { $ref: ERROR_SCHEMA }, example: ERROR_EXAMPLES[status] } },
     };
   }

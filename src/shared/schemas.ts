@@ -96,5 +96,15 @@ export function pageQuery(defaultLimit: number, maxLimit: number) {
     limit: Type.Integer({ minimum: 1, maximum: maxLimit, default: defaultLimit, description: `Page size, 1 to ${maxLimit}` }),
     offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_OFFSET, description: skipped('skip') })),
     skip: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_OFFSET, description: skipped('offset') })),
+    cursor: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 1000,
+        pattern: '^[A-Za-z0-9_-]+$',
+        description:
+          'Keyset paging: the opaque cursor from the `Link: <...>; rel="next"` header of the previous page; the page starts ' +
+          'right after that page\'s last item, so items added or removed meanwhile are neither skipped nor repeated. Not with offset/skip.',
+      }),
+    ),
   };
 }

@@ -1,7 +1,7 @@
 import type { Updateable } from 'kysely';
 import type { ApiKeyRow, ApiKeysTable } from '../../db/types.js';
 import { forUpdate, type Executor } from '../../shared/executor.js';
-import type { Page } from '../../shared/pagination.js';
+import { afterCursor, CREATED_ASC, type SortKey, type Page } from '../../shared/pagination.js';
 import type { KeyStatus } from './api-keys.schemas.js';
 
 /** Every column but the organization and the hash: the hash never leaves the authentication path. */
@@ -50,6 +50,9 @@ export function findApiKeysByPrefix(db: Executor, organizationId: string, prefix
     .execute();
 }
 
+/** Newest first, ties broken by id. */
+export const KEYS_ORDER: SortKey<{ created_at: string; id: string }> = { ...CREATED_ASC, direction: 'desc' };
+
 /** One page of the organization's keys, newest first (served by api_keys_org_created_idx). */
 export function listApiKeys(db: Executor, organizationId: string, filter: ApiKeyFilter, page: Page): Promise<ApiKeyColumns[]> {
   let query = db.selectFrom('api_keys').select(COLUMNS).where('organization_id', '=', organizationId);
@@ -78,6 +81,7 @@ export function listApiKeys(db: Executor, organizationId: string, filter: ApiKey
     case undefined:
       break;
   }
+  if (page.after) query = query.where(afterCursor(page.after, KEYS_ORDER));
   return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
 }
 

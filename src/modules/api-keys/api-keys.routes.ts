@@ -3,7 +3,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../app.js';
 import { authOf } from '../../auth/authenticate.js';
-import { toPage } from '../../shared/pagination.js';
+import { ifMatchOf } from '../../http/conditional.js';
+import { KEYS_ORDER } from './api-keys.repository.js';
+import { toPage, withNextLink } from '../../shared/pagination.js';
 import { ErrorBody, responses } from '../../shared/schemas.js';
 import { ApiKey, ApiKeyParams, CreateApiKeyBody, CreatedApiKey, ListApiKeysQuery, UpdateApiKeyBody } from './api-keys.schemas.js';
 import * as keys from './api-keys.service.js';
@@ -26,7 +28,10 @@ export async function apiKeysRoutes(fastify: FastifyInstance, deps: AppDeps): Pr
       querystring: ListApiKeysQuery,
       response: responses({ 200: Type.Array(ApiKey) }),
     },
-    handler: (request) => keys.listApiKeys(deps, authOf(request), request.query, toPage(request.query)),
+    handler: async (request, reply) => {
+      const page = toPage(request.query);
+      return withNextLink(request, reply, page, await keys.listApiKeys(deps, authOf(request), request.query, page), KEYS_ORDER);
+    },
   });
 
   app.get('/v1/api-keys/:key_id', {
@@ -58,7 +63,7 @@ export async function apiKeysRoutes(fastify: FastifyInstance, deps: AppDeps): Pr
   });
 
   app.patch('/v1/api-keys/:key_id', {
-    config: { auth: { adminKey: true } },
+    config: { auth: { adminKey: true }, ifMatch: true },
     schema: {
       tags,
       summary: 'Update an API key (partial)',
@@ -68,11 +73,11 @@ export async function apiKeysRoutes(fastify: FastifyInstance, deps: AppDeps): Pr
       body: UpdateApiKeyBody,
       response: responses({ 200: ApiKey, 404: ErrorBody, 409: ErrorBody }, [400, 413, 415]),
     },
-    handler: (request) => keys.updateKey(deps, authOf(request), request.params.key_id, request.body),
+    handler: (request) => keys.updateKey(deps, authOf(request), request.params.key_id, request.body, ifMatchOf(request)),
   });
 
   app.delete('/v1/api-keys/:key_id', {
-    config: { auth: { adminKey: true, ownKeyParam: 'key_id' } },
+    config: { auth: { adminKey: true, ownKeyParam: 'key_id' }, ifMatch: true },
     schema: {
       tags,
       summary: 'Revoke an API key: refused (401) from the next request on; the record stays',
@@ -82,7 +87,7 @@ export async function apiKeysRoutes(fastify: FastifyInstance, deps: AppDeps): Pr
       response: responses({ 204: Type.Null(), 404: ErrorBody }),
     },
     handler: async (request, reply) => {
-      await keys.revokeKey(deps, authOf(request), request.params.key_id);
+      await keys.revokeKey(deps, authOf(request), request.params.key_id, ifMatchOf(request));
       return reply.code(204).send(null);
     },
   });

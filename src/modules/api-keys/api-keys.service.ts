@@ -6,6 +6,7 @@ import type { AuthContext } from '../../auth/authenticate.js';
 import { ALL_SCOPES, READ_SCOPES, type Scope } from '../../auth/scopes.js';
 import type { Store } from '../../db/store.js';
 import type { Database } from '../../db/types.js';
+import { assertIfMatch } from '../../http/conditional.js';
 import { errors, type FieldError } from '../../errors.js';
 import type { Executor } from '../../shared/executor.js';
 import type { Page } from '../../shared/pagination.js';
@@ -152,10 +153,11 @@ export async function createKey(deps: ApiKeyDeps, caller: Caller, body: CreateAp
  * Edits a live key (the route admits admin keys only). Of a read-only key only the name may change:
  * its scopes and settings are fixed at creation (spec §5.6). A revoked or expired key is final.
  */
-export async function updateKey(deps: ApiKeyDeps, caller: Caller, id: string, body: UpdateApiKeyBody): Promise<ApiKey> {
+export async function updateKey(deps: ApiKeyDeps, caller: Caller, id: string, body: UpdateApiKeyBody, ifMatch?: string): Promise<ApiKey> {
   const { db } = deps.store;
   return withEvents(db, caller.organizationId, actorOf(caller), async (trx, events) => {
     const row = await getVisibleKey(trx, caller, id, true);
+    assertIfMatch(ifMatch, presentApiKey(row), 'The API key');
     const current = reachOf(row);
     assertAuthority(caller, current);
     if (row.revoked_at !== null) throw errors.conflict('The API key is revoked; a revoked key cannot be changed');
@@ -193,9 +195,10 @@ export async function updateKey(deps: ApiKeyDeps, caller: Caller, id: string, bo
  * (401) from the next request on. Revoking a revoked key changes nothing. The route admits admin
  * keys, and read-only keys on themselves only.
  */
-export async function revokeKey(deps: ApiKeyDeps, caller: Caller, id: string): Promise<void> {
+export async function revokeKey(deps: ApiKeyDeps, caller: Caller, id: string, ifMatch?: string): Promise<void> {
   await withEvents(deps.store.db, caller.organizationId, actorOf(caller), async (trx, events) => {
     const row = await getVisibleKey(trx, caller, id, true);
+    assertIfMatch(ifMatch, presentApiKey(row), 'The API key');
     // A key may always revoke itself; any other only within its authority.
     if (row.id !== caller.keyId) assertAuthority(caller, reachOf(row));
     await revokeWithEvent(trx, events, caller.organizationId, row);

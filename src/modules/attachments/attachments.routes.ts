@@ -7,7 +7,7 @@ import { authOf } from '../../auth/authenticate.js';
 import { actorOf } from '../events/events.log.js';
 import { errors } from '../../errors.js';
 import { uploadRateLimiter } from '../../limits/rate-limit.js';
-import { toPage } from '../../shared/pagination.js';
+import { CREATED_ASC, toPage, withNextLink } from '../../shared/pagination.js';
 import { ErrorBody, responses } from '../../shared/schemas.js';
 import type { UrlSigner } from '../../storage/signed-urls.js';
 import { Attachment, AttachmentParams, DownloadLink, ListAttachmentsQuery, TicketAttachmentsParams } from './attachments.schemas.js';
@@ -47,8 +47,10 @@ export async function attachmentsRoutes(fastify: FastifyInstance, deps: AppDeps 
       querystring: ListAttachmentsQuery,
       response: responses({ 200: Type.Array(Attachment), 404: ErrorBody }),
     },
-    handler: (request) =>
-      attachments.listAttachments(deps, authOf(request).organizationId, request.params.ticket_id, toPage(request.query)),
+    handler: async (request, reply) => {
+      const page = toPage(request.query);
+      return withNextLink(request, reply, page, await attachments.listAttachments(deps, authOf(request).organizationId, request.params.ticket_id, page), CREATED_ASC);
+    },
   });
 
   app.get(`${base}/:attachment_id`, {

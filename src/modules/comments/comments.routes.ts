@@ -3,8 +3,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../app.js';
 import { authOf } from '../../auth/authenticate.js';
+import { ifMatchOf } from '../../http/conditional.js';
 import { actorOf } from '../events/events.log.js';
-import { toPage } from '../../shared/pagination.js';
+import { CREATED_ASC, toPage, withNextLink } from '../../shared/pagination.js';
 import { ErrorBody, responses } from '../../shared/schemas.js';
 import {
   Comment,
@@ -29,8 +30,10 @@ export async function commentsRoutes(fastify: FastifyInstance, deps: AppDeps): P
       querystring: ListCommentsQuery,
       response: responses({ 200: Type.Array(Comment), 404: ErrorBody }),
     },
-    handler: (request) =>
-      comments.listComments(deps, authOf(request).organizationId, request.params.ticket_id, toPage(request.query)),
+    handler: async (request, reply) => {
+      const page = toPage(request.query);
+      return withNextLink(request, reply, page, await comments.listComments(deps, authOf(request).organizationId, request.params.ticket_id, page), CREATED_ASC);
+    },
   });
 
   app.post('/v1/tickets/:ticket_id/comments', {
@@ -56,7 +59,7 @@ export async function commentsRoutes(fastify: FastifyInstance, deps: AppDeps): P
   });
 
   app.patch('/v1/tickets/:ticket_id/comments/:comment_id', {
-    config: { auth: { scope: 'comments:write' } },
+    config: { auth: { scope: 'comments:write' }, ifMatch: true },
     schema: {
       tags,
       summary: 'Update a comment (body and is_internal only)',
@@ -72,14 +75,15 @@ export async function commentsRoutes(fastify: FastifyInstance, deps: AppDeps): P
         request.params.comment_id,
         request.body,
         actorOf(authOf(request)),
+        ifMatchOf(request),
       ),
   });
 
   app.delete('/v1/tickets/:ticket_id/comments/:comment_id', {
-    config: { auth: { scope: 'comments:delete' } },
+    config: { auth: { scope: 'comments:delete' }, ifMatch: true },
     schema: { tags, summary: 'Delete a comment', params: CommentParams, response: responses({ 204: Type.Null(), 404: ErrorBody }) },
     handler: async (request, reply) => {
-      await comments.deleteComment(deps, authOf(request).organizationId, request.params.ticket_id, request.params.comment_id, actorOf(authOf(request)));
+      await comments.deleteComment(deps, authOf(request).organizationId, request.params.ticket_id, request.params.comment_id, actorOf(authOf(request)), ifMatchOf(request));
       return reply.code(204).send(null);
     },
   });

@@ -4,6 +4,7 @@ import type { AuthContext } from '../../auth/authenticate.js';
 import type { Store } from '../../db/store.js';
 import type { CommentRow, CommentsTable } from '../../db/types.js';
 import { errors } from '../../errors.js';
+import { assertIfMatch } from '../../http/conditional.js';
 import type { Executor } from '../../shared/executor.js';
 import type { Page } from '../../shared/pagination.js';
 import { creationTimeIso } from '../../shared/clock.js';
@@ -107,11 +108,13 @@ export async function updateComment(
   id: string,
   body: UpdateCommentBody,
   actor: Actor,
+  ifMatch?: string,
 ): Promise<Comment> {
   const { db } = deps.store;
   await getTicketRow(db, organizationId, ticketId);
   return withEvents(db, organizationId, actor, async (trx, events) => {
     const current = await getCommentRow(trx, organizationId, ticketId, id, true);
+    assertIfMatch(ifMatch, presentComment(current), 'The comment');
     const changes: Updateable<CommentsTable> = {};
     if (body.body !== undefined && body.body !== current.body) changes.body = body.body;
     if (body.is_internal !== undefined && body.is_internal !== Boolean(current.is_internal)) {
@@ -129,11 +132,12 @@ export async function updateComment(
   });
 }
 
-export async function deleteComment(deps: CommentDeps, organizationId: string, ticketId: string, id: string, actor: Actor): Promise<void> {
+export async function deleteComment(deps: CommentDeps, organizationId: string, ticketId: string, id: string, actor: Actor, ifMatch?: string): Promise<void> {
   const { db } = deps.store;
   await getTicketRow(db, organizationId, ticketId);
   await withEvents(db, organizationId, actor, async (trx, events) => {
     const current = await getCommentRow(trx, organizationId, ticketId, id, true);
+    assertIfMatch(ifMatch, presentComment(current), 'The comment');
     if (!(await deleteCommentRow(trx, organizationId, ticketId, id))) throw errors.notFound('Comment');
     events.add({ type: 'comment.deleted', resourceType: 'comment', resourceId: id, ticketId, object: presentComment(current) });
   });

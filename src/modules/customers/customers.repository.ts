@@ -1,7 +1,7 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { CustomerRow, CustomersTable } from '../../db/types.js';
 import { forUpdate, type Executor } from '../../shared/executor.js';
-import type { Page } from '../../shared/pagination.js';
+import { afterCursor, CREATED_ASC, type Page } from '../../shared/pagination.js';
 
 /** Emails are compared case-insensitively: the stored key is the lower-cased address. */
 export const normalizeEmail = (email: string): string => email.toLowerCase();
@@ -51,17 +51,28 @@ export function findCustomer(db: Executor, organizationId: string, id: string, l
   return forUpdate(db, query, lock).executeTakeFirst();
 }
 
+export interface CustomerFilters {
+  /** Compared case-insensitively, as emails are (customers_org_email_key). */
+  email?: string | undefined;
+  /** ISO 8601 UTC: customers whose `updated_at` is at or after it (customers_org_updated_at_idx). */
+  updatedSince?: string | undefined;
+}
+
 /** One page of an organization's customers, oldest first (served by customers_org_created_idx). */
-export function listCustomers(db: Executor, organizationId: string, page: Page): Promise<CustomerColumns[]> {
-  return db
-    .selectFrom('customers')
-    .select(COLUMNS)
-    .where('organization_id', '=', organizationId)
+export function listCustomersQuery(db: Executor, organizationId: string, filters: CustomerFilters, page: Page) {
+  let query = db.selectFrom('customers').select(COLUMNS).where('organization_id', '=', organizationId);
+  if (filters.email !== undefined) query = query.where('email_normalized', '=', normalizeEmail(filters.email));
+  if (filters.updatedSince !== undefined) query = query.where('updated_at', '>=', filters.updatedSince);
+  if (page.after) query = query.where(afterCursor(page.after, CREATED_ASC));
+  return query
     .orderBy('created_at', 'asc')
     .orderBy('id', 'asc')
     .limit(page.limit)
-    .offset(page.offset)
-    .execute();
+    .offset(page.offset);
+}
+
+export function listCustomers(db: Executor, organizationId: string, filters: CustomerFilters, page: Page): Promise<CustomerColumns[]> {
+  return listCustomersQuery(db, organizationId, filters, page).execute();
 }
 
 export async function updateCustomer(

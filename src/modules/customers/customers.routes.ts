@@ -3,7 +3,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../app.js';
 import { authOf } from '../../auth/authenticate.js';
-import { toPage } from '../../shared/pagination.js';
+import { ifMatchOf } from '../../http/conditional.js';
+import { CREATED_ASC, toPage, withNextLink } from '../../shared/pagination.js';
 import { actorOf } from '../events/events.log.js';
 import { ErrorBody, responses } from '../../shared/schemas.js';
 import { CreateCustomerBody, Customer, CustomerParams, ListCustomersQuery, UpdateCustomerBody } from './customers.schemas.js';
@@ -21,7 +22,11 @@ export async function customersRoutes(fastify: FastifyInstance, deps: AppDeps): 
       querystring: ListCustomersQuery,
       response: responses({ 200: Type.Array(Customer) }),
     },
-    handler: (request) => customers.listCustomers(deps, authOf(request).organizationId, toPage(request.query)),
+    handler: async (request, reply) => {
+      const page = toPage(request.query);
+      const list = await customers.listCustomers(deps, authOf(request).organizationId, request.query, page);
+      return withNextLink(request, reply, page, list, CREATED_ASC);
+    },
   });
 
   app.get('/v1/customers/:customer_id', {
@@ -45,7 +50,7 @@ export async function customersRoutes(fastify: FastifyInstance, deps: AppDeps): 
   });
 
   app.patch('/v1/customers/:customer_id', {
-    config: { auth: { scope: 'customers:write' } },
+    config: { auth: { scope: 'customers:write' }, ifMatch: true },
     schema: {
       tags,
       summary: 'Update a customer (partial)',
@@ -53,11 +58,11 @@ export async function customersRoutes(fastify: FastifyInstance, deps: AppDeps): 
       body: UpdateCustomerBody,
       response: responses({ 200: Customer, 404: ErrorBody, 409: ErrorBody }, [400, 413, 415]),
     },
-    handler: (request) => customers.updateCustomer(deps, authOf(request).organizationId, request.params.customer_id, request.body, actorOf(authOf(request))),
+    handler: (request) => customers.updateCustomer(deps, authOf(request).organizationId, request.params.customer_id, request.body, actorOf(authOf(request)), ifMatchOf(request)),
   });
 
   app.delete('/v1/customers/:customer_id', {
-    config: { auth: { scope: 'customers:delete' } },
+    config: { auth: { scope: 'customers:delete' }, ifMatch: true },
     schema: {
       tags,
       summary: "Delete a customer with their tickets and the tickets' comments and attachments",
@@ -65,7 +70,7 @@ export async function customersRoutes(fastify: FastifyInstance, deps: AppDeps): 
       response: responses({ 204: Type.Null(), 404: ErrorBody }),
     },
     handler: async (request, reply) => {
-      await customers.deleteCustomer(deps, authOf(request).organizationId, request.params.customer_id, actorOf(authOf(request)));
+      await customers.deleteCustomer(deps, authOf(request).organizationId, request.params.customer_id, actorOf(authOf(request)), ifMatchOf(request));
       return reply.code(204).send(null);
     },
   });

@@ -134,5 +134,14 @@ export const UpdateCustomerBody = Type.Object(
 );
 export type UpdateCustomerBody = Static<typeof UpdateCustomerBody>;
 
-export const ListCustomersQuery = Type.Object({ ...pageQuery(50, 100) }, { additionalProperties: false });
+export const ListCustomersQuery = Type.Object(
+  {
+    email: Type.Optional(Type.String({ format: 'email', maxLength: 320, description: 'The customer with this email, compared case-insensitively' })),
+    updated_since: Type.Optional(
+      DateTime({ description: 'Only customers changed at or after this moment (updated_at >= it): what changed since the last sync' }),
+    ),
+    ...pageQuery(50, 100),
+  },
+  { additionalProperties: false },
+);
 export type ListCustomersQuery = Static<typeof ListCustomersQuery>;

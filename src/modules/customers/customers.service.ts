@@ -3,6 +3,7 @@ import type { Insertable, Updateable } from 'kysely';
 import type { Store } from '../../db/store.js';
 import type { CustomersTable } from '../../db/types.js';
 import { errors } from '../../errors.js';
+import { assertIfMatch } from '../../http/conditional.js';
 import type { Executor } from '../../shared/executor.js';
 import type { Page } from '../../shared/pagination.js';
 import { nowIso, toIso } from '../../shared/time.js';
@@ -23,7 +24,7 @@ import {
   updateCustomer as updateCustomerRow,
   type CustomerColumns,
 } from './customers.repository.js';
-import type { CreateCustomerBody, Customer, UpdateCustomerBody } from './customers.schemas.js';
+import type { CreateCustomerBody, Customer, ListCustomersQuery, UpdateCustomerBody } from './customers.schemas.js';
 
 export interface CustomerDeps {
   store: Store;
@@ -158,8 +159,9 @@ export async function getCustomer(deps: CustomerDeps, organizationId: string, id
   return presentCustomer(await getCustomerRow(deps.store.db, organizationId, id));
 }
 
-export async function listCustomers(deps: CustomerDeps, organizationId: string, page: Page): Promise<Customer[]> {
-  const rows = await listCustomerRows(deps.store.db, organizationId, page);
+export async function listCustomers(deps: CustomerDeps, organizationId: string, query: ListCustomersQuery, page: Page): Promise<Customer[]> {
+  const filters = { email: query.email, updatedSince: query.updated_since === undefined ? undefined : toIso(query.updated_since) };
+  const rows = await listCustomerRows(deps.store.db, organizationId, filters, page);
   return rows.map(presentCustomer);
 }
 
@@ -170,6 +172,7 @@ export async function updateCustomer(
   id: string,
   body: UpdateCustomerBody,
   actor: Actor,
+  ifMatch?: string,
 ): Promise<Customer> {
   const { db } = deps.store;
   const accountValue = body.account_value === undefined || body.account_value === null ? body.account_value : parseAccountValue(body.account_value);
@@ -182,6 +185,7 @@ export async function updateCustomer(
     withEvents(db, organizationId, actor, async (trx, events) => {
       // Read again inside the transaction, locked: the event's old values are what the change replaces.
       const before = await getCustomerRow(trx, organizationId, id, true);
+      assertIfMatch(ifMatch, presentCustomer(before), 'The customer');
       const changes: Updateable<CustomersTable> = {};
       if (body.name !== undefined && body.name !== before.name) changes.name = body.name;
       if (body.email !== undefined && body.email !== before.email) {
@@ -217,9 +221,10 @@ const TICKET_ID_CHUNK = 500;
  * transaction, then the attachments' stored bytes. Each ticket gets its `ticket.deleted` event
  * (written by one statement, however many there are), then the customer its `customer.deleted`.
  */
-export async function deleteCustomer(deps: CustomerDeps, organizationId: string, id: string, actor: Actor): Promise<void> {
+export async function deleteCustomer(deps: CustomerDeps, organizationId: string, id: string, actor: Actor, ifMatch?: string): Promise<void> {
   const attachmentIds = await withEvents(deps.store.db, organizationId, actor, async (trx, events) => {
     const current = await getCustomerRow(trx, organizationId, id, true);
+    assertIfMatch(ifMatch, presentCustomer(current), 'The customer');
     const ticketIds = await ticketIdsOfCustomer(trx, organizationId, id);
     const ids: string[] = [];
     for (let i = 0; i < ticketIds.length; i += TICKET_ID_CHUNK) {

@@ -67,7 +67,7 @@ const expected: [string, RegExp, string, string][] = [
   ['agent names', /from "users"/, 'USING INDEX users_org_', 'users_org_'],
 ];
 
-function checkAll(): void {
+function checkAll(populated: boolean): void {
   it('runs exactly the expected queries', async () => {
     const plans = await dashboardPlans();
     const sqls = [...plans.keys()];
@@ -81,11 +81,15 @@ function checkAll(): void {
       const [, lines] = [...plans.entries()].find(([sql]) => fragment.test(sql)) ?? ['', []];
       const text = lines.join('\n');
       if (TEST_STORE === 'postgres') {
-        expect(text, name).toMatch(new RegExp(`(Index Only Scan|Index Scan|Bitmap Index Scan) (using|on) ${postgresIndex}`));
+        // On a table of one row, without statistics, tickets_org_updated_at_idx (updated_since) costs
+        // exactly as much as tickets_org_created_idx for the created window, and the tie may go to
+        // either; with statistics (below) the range of tickets_org_created_idx must serve it.
+        const tie = !populated && name === 'created windows' && text.includes('tickets_org_updated_at_idx');
+        expect(text, name).toMatch(new RegExp(`(Index Only Scan|Index Scan|Bitmap Index Scan) (using|on) ${tie ? 'tickets_org_updated_at_idx' : postgresIndex}`));
         expect(text).not.toMatch(/Seq Scan/);
         // The organization and, for the windows, the range bound the index read.
         expect(text).toMatch(/Index Cond: .*organization_id = /);
-        if (/overdue|windows|median/.test(name)) expect(text).toMatch(/Index Cond: .*(due_date|created_at|resolved_at) [<>]/);
+        if (/overdue|windows|median/.test(name) && !tie) expect(text).toMatch(/Index Cond: .*(due_date|created_at|resolved_at) [<>]/);
         return;
       }
       expect(text, name).toContain(sqliteLine);
@@ -104,7 +108,7 @@ describe('without statistics, on a nearly empty store', () => {
   beforeAll(async () => {
     await seedTickets(1, t.org.id);
   });
-  checkAll();
+  checkAll(false);
 });
 
 async function seedTickets(count: number, organizationId: string): Promise<void> {
@@ -138,5 +142,5 @@ describe('with statistics from a populated store (ANALYZE)', () => {
     // PostgreSQL: VACUUM too, as autovacuum would, so the visibility map lets indexes answer alone.
     await t.store.db.executeQuery(CompiledQuery.raw(TEST_STORE === 'postgres' ? 'vacuum analyze tickets' : 'analyze'));
   });
-  checkAll();
+  checkAll(true);
 });

@@ -2,7 +2,7 @@ import { sql, type Insertable, type RawBuilder } from 'kysely';
 import { dialectOf, type DialectName } from '../../db/dialect.js';
 import type { EventRow, EventsTable } from '../../db/types.js';
 import type { Executor } from '../../shared/executor.js';
-import type { Page } from '../../shared/pagination.js';
+import { afterCursor, type SortKey, type Page } from '../../shared/pagination.js';
 
 /** What every event of one transaction shares: the organization, the actor and the moment. */
 export interface EventStamp {
@@ -291,6 +291,14 @@ export function eventTypesAfter(db: Executor, organizationId: string, after: num
     .execute();
 }
 
+/** A ticket's history in commit order: an event's position is unique in its organization. */
+export const HISTORY_ORDER: SortKey<{ cursor: string }> = {
+  columns: ['position'],
+  types: ['number'],
+  direction: 'asc',
+  of: (event) => [Number(event.cursor)],
+};
+
 /** One page of a ticket's history, oldest first, limited to some resource types and event types. */
 export function ticketEvents(
   db: Executor,
@@ -307,6 +315,7 @@ export function ticketEvents(
     .where('position', 'is not', null)
     .where('resource_type', 'in', filter.resourceTypes);
   if (filter.types) query = query.where('type', 'in', filter.types);
+  if (page.after) query = query.where(afterCursor(page.after, HISTORY_ORDER));
   return query.orderBy('position', 'asc').limit(page.limit).offset(page.offset).execute();
 }
 

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { authOf } from '../../auth/authenticate.js';
-import { toPage } from '../../shared/pagination.js';
+import { HISTORY_ORDER } from './events.repository.js';
+import { toPage, withNextLink } from '../../shared/pagination.js';
 import { ErrorBody, responses } from '../../shared/schemas.js';
 import { Event, FeedPage, FeedQuery, TicketEventsParams, TicketEventsQuery } from './events.schemas.js';
 import * as events from './events.service.js';
@@ -37,6 +38,9 @@ export async function eventsRoutes(fastify: FastifyInstance, deps: events.EventD
       querystring: TicketEventsQuery,
       response: responses({ 200: Type.Array(Event), 404: ErrorBody }),
     },
-    handler: (request) => events.ticketHistory(deps, authOf(request), request.params.ticket_id, request.query, toPage(request.query)),
+    handler: async (request, reply) => {
+      const page = toPage(request.query);
+      return withNextLink(request, reply, page, await events.ticketHistory(deps, authOf(request), request.params.ticket_id, request.query, page), HISTORY_ORDER);
+    },
   });
 }

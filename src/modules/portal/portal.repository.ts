@@ -1,6 +1,6 @@
 import type { TicketRow } from '../../db/types.js';
 import type { Executor } from '../../shared/executor.js';
-import type { Page } from '../../shared/pagination.js';
+import { afterCursor, CREATED_ASC, type SortKey, type Page } from '../../shared/pagination.js';
 
 /** What the portal reads of a ticket: never the assignee, team, category or due date. */
 export type PortalTicketRow = Pick<
@@ -83,10 +83,14 @@ const COMMENT_COLUMNS = [
   'comments.created_at',
 ] as const;
 
+/** Oldest first, ties broken by id (the comments may be joined with their authors). */
+export const PORTAL_COMMENTS_ORDER: SortKey<{ created_at: string; id: string }> = { ...CREATED_ASC, columns: ['comments.created_at', 'comments.id'] };
+
 /** One page of a ticket's public comments, oldest first (the comments index orders them). */
 export function listPublicComments(db: Executor, organizationId: string, ticketId: string, page: Page): Promise<PublicCommentRow[]> {
   return publicCommentsWithAuthors(db, organizationId, ticketId)
     .select(COMMENT_COLUMNS)
+    .$if(page.after !== undefined, (qb) => qb.where(afterCursor(page.after ?? [], PORTAL_COMMENTS_ORDER)))
     .orderBy('comments.created_at', 'asc')
     .orderBy('comments.id', 'asc')
     .limit(page.limit)

@@ -2,7 +2,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { toPage } from '../../shared/pagination.js';
+import { PORTAL_COMMENTS_ORDER } from './portal.repository.js';
+import { toPage, withNextLink } from '../../shared/pagination.js';
 import { ErrorBody } from '../../shared/schemas.js';
 import { DownloadLink } from '../attachments/attachments.schemas.js';
 import { tokenBeforeBody } from './portal.hooks.js';
@@ -72,7 +73,10 @@ async function portalApi(fastify: FastifyInstance, deps: portal.PortalDeps): Pro
       querystring: PortalCommentsQuery,
       response: { 200: Type.Array(PortalComment), ...errorsOf(404, 422) },
     },
-    handler: (request) => portal.listPortalComments(deps, request.params.tracking_token, toPage(request.query)),
+    handler: async (request, reply) => {
+      const page = toPage(request.query);
+      return withNextLink(request, reply, page, await portal.listPortalComments(deps, request.params.tracking_token, page), PORTAL_COMMENTS_ORDER);
+    },
   });
 
   app.post('/v1/portal/tickets/:tracking_token/comments', {

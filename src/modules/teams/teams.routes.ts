@@ -3,7 +3,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../app.js';
 import { authOf } from '../../auth/authenticate.js';
-import { toPage } from '../../shared/pagination.js';
+import { ifMatchOf } from '../../http/conditional.js';
+import { CREATED_ASC, toPage, withNextLink } from '../../shared/pagination.js';
 import { actorOf } from '../events/events.log.js';
 import { ErrorBody, MessageBody, responses } from '../../shared/schemas.js';
 import {
@@ -25,7 +26,10 @@ export async function teamsRoutes(fastify: FastifyInstance, deps: AppDeps): Prom
   app.get('/v1/teams', {
     config: { auth: { scope: 'teams:read' } },
     schema: { tags, summary: 'List teams, oldest first', querystring: ListTeamsQuery, response: responses({ 200: Type.Array(TeamSummary) }) },
-    handler: (request) => teams.listTeams(deps, authOf(request).organizationId, toPage(request.query)),
+    handler: async (request, reply) => {
+      const page = toPage(request.query);
+      return withNextLink(request, reply, page, await teams.listTeams(deps, authOf(request).organizationId, page), CREATED_ASC);
+    },
   });
 
   app.get('/v1/teams/:team_id', {
@@ -44,7 +48,7 @@ export async function teamsRoutes(fastify: FastifyInstance, deps: AppDeps): Prom
   });
 
   app.patch('/v1/teams/:team_id', {
-    config: { auth: { scope: 'teams:write' } },
+    config: { auth: { scope: 'teams:write' }, ifMatch: true },
     schema: {
       tags,
       summary: 'Update a team (partial)',
@@ -52,11 +56,11 @@ export async function teamsRoutes(fastify: FastifyInstance, deps: AppDeps): Prom
       body: UpdateTeamBody,
       response: responses({ 200: Team, 404: ErrorBody }, [400, 413, 415]),
     },
-    handler: (request) => teams.updateTeam(deps, authOf(request).organizationId, request.params.team_id, request.body, actorOf(authOf(request))),
+    handler: (request) => teams.updateTeam(deps, authOf(request).organizationId, request.params.team_id, request.body, actorOf(authOf(request)), ifMatchOf(request)),
   });
 
   app.delete('/v1/teams/:team_id', {
-    config: { auth: { scope: 'teams:delete' } },
+    config: { auth: { scope: 'teams:delete' }, ifMatch: true },
     schema: {
       tags,
       summary: 'Delete a team and unassign its tickets',
@@ -64,7 +68,7 @@ export async function teamsRoutes(fastify: FastifyInstance, deps: AppDeps): Prom
       response: responses({ 204: Type.Null(), 404: ErrorBody }),
     },
     handler: async (request, reply) => {
-      await teams.deleteTeam(deps, authOf(request).organizationId, request.params.team_id, actorOf(authOf(request)));
+      await teams.deleteTeam(deps, authOf(request).organizationId, request.params.team_id, actorOf(authOf(request)), ifMatchOf(request));
       return reply.code(204).send(null);
     },
   });

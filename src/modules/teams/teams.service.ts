@@ -3,6 +3,7 @@ import type { Updateable } from 'kysely';
 import type { Store } from '../../db/store.js';
 import type { TeamsTable } from '../../db/types.js';
 import { errors } from '../../errors.js';
+import { assertIfMatch } from '../../http/conditional.js';
 import { creationTimeIso } from '../../shared/clock.js';
 import type { Executor } from '../../shared/executor.js';
 import type { Page } from '../../shared/pagination.js';
@@ -46,8 +47,12 @@ async function getTeamRow(db: Executor, organizationId: string, id: string, lock
 }
 
 async function presentTeam(db: Executor, organizationId: string, id: string): Promise<Team> {
-  const row = await getTeamRow(db, organizationId, id);
-  const members = await listMembers(db, organizationId, id);
+  return presentTeamRow(db, organizationId, await getTeamRow(db, organizationId, id));
+}
+
+/** The team as GET shows it, members included (what its ETag is made of). */
+async function presentTeamRow(db: Executor, organizationId: string, row: TeamColumns): Promise<Team> {
+  const members = await listMembers(db, organizationId, row.id);
   return { ...presentTeamSummary(row), members: members.map((m) => ({ id: m.id, email: m.email, full_name: m.full_name })) };
 }
 
@@ -70,10 +75,18 @@ export async function createTeam(deps: TeamDeps, organizationId: string, body: C
   return { ...presentTeamSummary(row), members: [] };
 }
 
-export async function updateTeam(deps: TeamDeps, organizationId: string, id: string, body: UpdateTeamBody, actor: Actor): Promise<Team> {
+export async function updateTeam(
+  deps: TeamDeps,
+  organizationId: string,
+  id: string,
+  body: UpdateTeamBody,
+  actor: Actor,
+  ifMatch?: string,
+): Promise<Team> {
   const { db } = deps.store;
   await withEvents(db, organizationId, actor, async (trx, events) => {
     const current = await getTeamRow(trx, organizationId, id, true);
+    if (ifMatch !== undefined) assertIfMatch(ifMatch, await presentTeamRow(trx, organizationId, current), 'The team');
     const changes: Updateable<TeamsTable> = {};
     if (body.name !== undefined && body.name !== current.name) changes.name = body.name;
     if (body.description !== undefined && body.description !== current.description) changes.description = body.description;
@@ -93,9 +106,10 @@ export async function updateTeam(deps: TeamDeps, organizationId: string, id: str
  * `ticket.updated` for each (one statement), then `team.deleted`. The memberships go with the team
  * and have no events of their own.
  */
-export async function deleteTeam(deps: TeamDeps, organizationId: string, id: string, actor: Actor): Promise<void> {
+export async function deleteTeam(deps: TeamDeps, organizationId: string, id: string, actor: Actor, ifMatch?: string): Promise<void> {
   await withEvents(deps.store.db, organizationId, actor, async (trx, events) => {
     const current = await getTeamRow(trx, organizationId, id, true);
+    if (ifMatch !== undefined) assertIfMatch(ifMatch, await presentTeamRow(trx, organizationId, current), 'The team');
     const now = nowIso();
     await events.addSelected(now, (stamp) => insertTicketsUnassignedEvents(trx, stamp, 'assigned_team_id', id));
     await unassignTickets(trx, organizationId, 'assigned_team_id', id, now);

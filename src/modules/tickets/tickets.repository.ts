@@ -2,7 +2,7 @@ import { sql, type Insertable, type SelectQueryBuilder, type Updateable } from '
 import type { TicketSearch } from '../../db/search.js';
 import type { Database, TicketRow, TicketsTable } from '../../db/types.js';
 import { forUpdate, type Executor } from '../../shared/executor.js';
-import type { Page } from '../../shared/pagination.js';
+import { afterCursor, type Page, type SortKey } from '../../shared/pagination.js';
 
 export type TicketColumns = Omit<TicketRow, 'seq'>;
 
@@ -21,7 +21,17 @@ export interface TicketFilters {
   category?: string | undefined;
   unassigned?: boolean | undefined;
   search?: { text: string; ticketNumber: number | null } | undefined;
+  /** ISO 8601 UTC: tickets whose `updated_at` is at or after it (tickets_org_updated_at_idx). */
+  updatedSince?: string | undefined;
 }
+
+/** Newest first: the ticket number is unique in the organization and never changes. */
+export const TICKET_ORDER: SortKey<{ ticket_number: number }> = {
+  columns: ['tickets.ticket_number'],
+  types: ['number'],
+  direction: 'desc',
+  of: (ticket) => [ticket.ticket_number],
+};
 
 export async function insertTicket(db: Executor, row: Insertable<TicketsTable>): Promise<void> {
   await db.insertInto('tickets').values(row).execute();
@@ -85,6 +95,8 @@ export function listTicketsQuery(
   if (filters.unassigned !== undefined) {
     query = query.where('tickets.assigned_user_id', filters.unassigned ? 'is' : 'is not', null);
   }
+  if (filters.updatedSince !== undefined) query = query.where('tickets.updated_at', '>=', filters.updatedSince);
+  if (page.after) query = query.where(afterCursor(page.after, TICKET_ORDER));
   if (term && !source) {
     query = query.where((eb) => {
       const text = search.textMatch(term.text, organizationId);

@@ -2,10 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { authOf } from '../../auth/authenticate.js';
-import { toPage } from '../../shared/pagination.js';
+import { ifMatchOf } from '../../http/conditional.js';
+import { toPage, withNextLink } from '../../shared/pagination.js';
 import { actorOf } from '../events/events.log.js';
 import { ErrorBody, responses } from '../../shared/schemas.js';
 import { CreateTicketBody, ListTicketsQuery, Ticket, TicketParams, UpdateTicketBody } from './tickets.schemas.js';
+import { TICKET_ORDER } from './tickets.repository.js';
 import * as tickets from './tickets.service.js';
 
 export async function ticketsRoutes(fastify: FastifyInstance, deps: tickets.TicketDeps): Promise<void> {
@@ -20,7 +22,11 @@ export async function ticketsRoutes(fastify: FastifyInstance, deps: tickets.Tick
       querystring: ListTicketsQuery,
       response: responses({ 200: Type.Array(Ticket) }),
     },
-    handler: (request) => tickets.listTickets(deps, authOf(request).organizationId, request.query, toPage(request.query)),
+    handler: async (request, reply) => {
+      const page = toPage(request.query);
+      const list = await tickets.listTickets(deps, authOf(request).organizationId, request.query, page);
+      return withNextLink(request, reply, page, list, TICKET_ORDER);
+    },
   });
 
   app.get('/v1/tickets/:ticket_id', {
@@ -39,7 +45,7 @@ export async function ticketsRoutes(fastify: FastifyInstance, deps: tickets.Tick
   });
 
   app.patch('/v1/tickets/:ticket_id', {
-    config: { auth: { scope: 'tickets:write' } },
+    config: { auth: { scope: 'tickets:write' }, ifMatch: true },
     schema: {
       tags,
       summary: 'Update a ticket (partial)',
@@ -47,7 +53,8 @@ export async function ticketsRoutes(fastify: FastifyInstance, deps: tickets.Tick
       body: UpdateTicketBody,
       response: responses({ 200: Ticket, 404: ErrorBody }, [400, 413, 415]),
     },
-    handler: (request) => tickets.updateTicket(deps, authOf(request).organizationId, request.params.ticket_id, request.body, actorOf(authOf(request))),
+    handler: (request) =>
+      tickets.updateTicket(deps, authOf(request).organizationId, request.params.ticket_id, request.body, actorOf(authOf(request)), ifMatchOf(request)),
   });
 
   app.post('/v1/tickets/:ticket_id/tracking-token', {
@@ -63,7 +70,7 @@ export async function ticketsRoutes(fastify: FastifyInstance, deps: tickets.Tick
   });
 
   app.delete('/v1/tickets/:ticket_id', {
-    config: { auth: { scope: 'tickets:delete' } },
+    config: { auth: { scope: 'tickets:delete' }, ifMatch: true },
     schema: {
       tags,
       summary: 'Delete a ticket with its comments and attachments',
@@ -71,7 +78,7 @@ export async function ticketsRoutes(fastify: FastifyInstance, deps: tickets.Tick
       response: responses({ 204: Type.Null(), 404: ErrorBody }),
     },
     handler: async (request, reply) => {
-      await tickets.deleteTicket(deps, authOf(request).organizationId, request.params.ticket_id, actorOf(authOf(request)));
+      await tickets.deleteTicket(deps, authOf(request).organizationId, request.params.ticket_id, actorOf(authOf(request)), ifMatchOf(request));
       return reply.code(204).send(null);
     },
   });

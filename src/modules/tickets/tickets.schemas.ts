@@ -109,6 +109,9 @@ export const ListTicketsQuery = Type.Object(
         description: 'Case-insensitive substring of subject, description, customer name or email; or a ticket number / TKT- id',
       }),
     ),
+    updated_since: Type.Optional(
+      DateTime({ description: 'Only tickets changed at or after this moment (updated_at >= it): what changed since the last sync' }),
+    ),
     ...pageQuery(100, 500),
   },
   { additionalProperties: false },

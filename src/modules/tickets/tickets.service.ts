@@ -3,6 +3,7 @@ import type { Updateable } from 'kysely';
 import type { Store } from '../../db/store.js';
 import type { TicketsTable } from '../../db/types.js';
 import { errors } from '../../errors.js';
+import { assertIfMatch } from '../../http/conditional.js';
 import type { Executor } from '../../shared/executor.js';
 import type { Page } from '../../shared/pagination.js';
 import { nowIso, toIso, toIsoOrNull } from '../../shared/time.js';
@@ -161,6 +162,7 @@ export async function listTickets(deps: TicketDeps, organizationId: string, quer
     category: query.category,
     unassigned: query.unassigned,
     search: query.search === undefined ? undefined : { text: query.search, ticketNumber: ticketNumberOf(query.search) },
+    updatedSince: query.updated_since === undefined ? undefined : toIso(query.updated_since),
   };
   const rows = await listTicketRows(deps.store.db, deps.store.search, organizationId, filters, page);
   return rows.map(presentTicket);
@@ -180,12 +182,15 @@ export async function updateTicket(
   id: string,
   body: UpdateTicketBody,
   actor: Actor,
+  ifMatch?: string,
 ): Promise<Ticket> {
   return withEvents(deps.store.db, organizationId, actor, async (trx, events) => {
     // Locked until the commit, so a concurrent update waits and then sees this one's values: the
-    // event's old values are always the values the change replaced.
+    // event's old values are always the values the change replaced, and If-Match is checked
+    // against the very version the change replaces.
     const current = await findTicketForUpdate(trx, organizationId, id);
     if (!current) throw errors.notFound('Ticket');
+    assertIfMatch(ifMatch, presentTicket(current), 'The ticket');
     await checkAssignees(trx, organizationId, body);
     // The date-time format has already refused what Date cannot hold (shared/validation.ts).
     const due = body.due_date === undefined ? undefined : toIsoOrNull(body.due_date);
@@ -233,10 +238,11 @@ export async function rotateTrackingToken(deps: TicketDeps, organizationId: stri
 }
 
 /** Deletes the ticket with its comments and attachments, then the attachments' stored bytes. */
-export async function deleteTicket(deps: TicketDeps, organizationId: string, id: string, actor: Actor): Promise<void> {
+export async function deleteTicket(deps: TicketDeps, organizationId: string, id: string, actor: Actor, ifMatch?: string): Promise<void> {
   const attachmentIds = await withEvents(deps.store.db, organizationId, actor, async (trx, events) => {
     const current = await findTicketForUpdate(trx, organizationId, id);
     if (!current) throw errors.notFound('Ticket');
+    assertIfMatch(ifMatch, presentTicket(current), 'The ticket');
     const ids = await attachmentIdsOfTickets(trx, organizationId, [id]);
     if (!(await deleteTicketRow(trx, organizationId, id))) throw errors.notFound('Ticket');
     // One event: the ticket's comments and attachments go with it and have none of their own.

@@ -3,7 +3,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../app.js';
 import { authOf } from '../../auth/authenticate.js';
-import { toPage } from '../../shared/pagination.js';
+import { ifMatchOf } from '../../http/conditional.js';
+import { CREATED_ASC, toPage, withNextLink } from '../../shared/pagination.js';
 import { actorOf } from '../events/events.log.js';
 import { ErrorBody, responses } from '../../shared/schemas.js';
 import { CreateUserBody, ListUsersQuery, UpdateUserBody, User, UserParams } from './users.schemas.js';
@@ -16,7 +17,10 @@ export async function usersRoutes(fastify: FastifyInstance, deps: AppDeps): Prom
   app.get('/v1/users', {
     config: { auth: { scope: 'users:read' } },
     schema: { tags, summary: 'List users (agents), oldest first', querystring: ListUsersQuery, response: responses({ 200: Type.Array(User) }) },
-    handler: (request) => users.listUsers(deps, authOf(request).organizationId, toPage(request.query)),
+    handler: async (request, reply) => {
+      const page = toPage(request.query);
+      return withNextLink(request, reply, page, await users.listUsers(deps, authOf(request).organizationId, page), CREATED_ASC);
+    },
   });
 
   app.get('/v1/users/:user_id', {
@@ -40,7 +44,7 @@ export async function usersRoutes(fastify: FastifyInstance, deps: AppDeps): Prom
   });
 
   app.patch('/v1/users/:user_id', {
-    config: { auth: { scope: 'users:write' } },
+    config: { auth: { scope: 'users:write' }, ifMatch: true },
     schema: {
       tags,
       summary: 'Update a user (partial)',
@@ -48,11 +52,11 @@ export async function usersRoutes(fastify: FastifyInstance, deps: AppDeps): Prom
       body: UpdateUserBody,
       response: responses({ 200: User, 404: ErrorBody, 409: ErrorBody }, [400, 413, 415]),
     },
-    handler: (request) => users.updateUser(deps, authOf(request).organizationId, request.params.user_id, request.body, actorOf(authOf(request))),
+    handler: (request) => users.updateUser(deps, authOf(request).organizationId, request.params.user_id, request.body, actorOf(authOf(request)), ifMatchOf(request)),
   });
 
   app.delete('/v1/users/:user_id', {
-    config: { auth: { scope: 'users:delete' } },
+    config: { auth: { scope: 'users:delete' }, ifMatch: true },
     schema: {
       tags,
       summary: 'Delete a user: unassigns their tickets, removes them from teams, revokes the keys they hold',
@@ -60,7 +64,7 @@ export async function usersRoutes(fastify: FastifyInstance, deps: AppDeps): Prom
       response: responses({ 204: Type.Null(), 404: ErrorBody }),
     },
     handler: async (request, reply) => {
-      await users.deleteUser(deps, authOf(request).organizationId, request.params.user_id, actorOf(authOf(request)));
+      await users.deleteUser(deps, authOf(request).organizationId, request.params.user_id, actorOf(authOf(request)), ifMatchOf(request));
       return reply.code(204).send(null);
     },
   });

@@ -2,7 +2,7 @@ import { sql, type Insertable, type Updateable } from 'kysely';
 import { dialectOf } from '../../db/dialect.js';
 import type { WebhookDeliveriesTable, WebhookDeliveryRow, WebhookEndpointRow, WebhookEndpointsTable } from '../../db/types.js';
 import { forUpdate, type Executor } from '../../shared/executor.js';
-import type { Page } from '../../shared/pagination.js';
+import { afterCursor, CREATED_ASC, type SortKey, type Page } from '../../shared/pagination.js';
 
 // ---------------------------------------------------------------------------------------------
 // Endpoints
@@ -23,6 +23,7 @@ export function listEndpoints(db: Executor, organizationId: string, page: Page):
     .selectFrom('webhook_endpoints')
     .selectAll()
     .where('organization_id', '=', organizationId)
+    .$if(page.after !== undefined, (qb) => qb.where(afterCursor(page.after ?? [], CREATED_ASC)))
     .orderBy('created_at', 'asc')
     .orderBy('id', 'asc')
     .limit(page.limit)
@@ -52,6 +53,14 @@ export async function deleteEndpoint(db: Executor, organizationId: string, id: s
 // ---------------------------------------------------------------------------------------------
 // The delivery log
 
+/** An endpoint's deliveries, newest event first: one per event. */
+export const DELIVERY_ORDER: SortKey<{ event_cursor: string }> = {
+  columns: ['event_position'],
+  types: ['number'],
+  direction: 'desc',
+  of: (delivery) => [Number(delivery.event_cursor)],
+};
+
 /** One page of an endpoint's deliveries, newest event first. */
 export function listDeliveries(
   db: Executor,
@@ -66,6 +75,7 @@ export function listDeliveries(
     .where('organization_id', '=', organizationId)
     .where('endpoint_id', '=', endpointId);
   if (status) query = query.where('status', '=', status);
+  if (page.after) query = query.where(afterCursor(page.after, DELIVERY_ORDER));
   return query.orderBy('event_position', 'desc').limit(page.limit).offset(page.offset).execute();
 }
 

@@ -2,7 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { authOf } from '../../auth/authenticate.js';
-import { toPage } from '../../shared/pagination.js';
+import { ifMatchOf } from '../../http/conditional.js';
+import { DELIVERY_ORDER } from './webhooks.repository.js';
+import { CREATED_ASC, toPage, withNextLink } from '../../shared/pagination.js';
 import { ErrorBody, responses } from '../../shared/schemas.js';
 import {
   CreatedWebhook,
@@ -25,7 +27,10 @@ export async function webhooksRoutes(fastify: FastifyInstance, deps: webhooks.We
   app.get('/v1/webhooks', {
     config: { auth: { scope: 'webhooks:read' } },
     schema: { tags, summary: 'List webhook endpoints, oldest first', querystring: ListWebhooksQuery, response: responses({ 200: Type.Array(Webhook) }) },
-    handler: (request) => webhooks.listWebhooks(deps, authOf(request).organizationId, toPage(request.query)),
+    handler: async (request, reply) => {
+      const page = toPage(request.query);
+      return withNextLink(request, reply, page, await webhooks.listWebhooks(deps, authOf(request).organizationId, page), CREATED_ASC);
+    },
   });
 
   app.post('/v1/webhooks', {
@@ -52,7 +57,7 @@ export async function webhooksRoutes(fastify: FastifyInstance, deps: webhooks.We
   });
 
   app.patch('/v1/webhooks/:webhook_id', {
-    config: { auth: { scope: 'webhooks:write' } },
+    config: { auth: { scope: 'webhooks:write' }, ifMatch: true },
     schema: {
       tags,
       summary: 'Update a webhook endpoint: URL, events, description, pause or resume, rotate the secret',
@@ -60,11 +65,11 @@ export async function webhooksRoutes(fastify: FastifyInstance, deps: webhooks.We
       body: UpdateWebhookBody,
       response: responses({ 200: UpdatedWebhook, 404: ErrorBody }, [400, 413, 415]),
     },
-    handler: (request) => webhooks.updateWebhook(deps, authOf(request).organizationId, request.params.webhook_id, request.body),
+    handler: (request) => webhooks.updateWebhook(deps, authOf(request).organizationId, request.params.webhook_id, request.body, ifMatchOf(request)),
   });
 
   app.delete('/v1/webhooks/:webhook_id', {
-    config: { auth: { scope: 'webhooks:delete' } },
+    config: { auth: { scope: 'webhooks:delete' }, ifMatch: true },
     schema: {
       tags,
       summary: 'Delete a webhook endpoint and its delivery log',
@@ -72,7 +77,7 @@ export async function webhooksRoutes(fastify: FastifyInstance, deps: webhooks.We
       response: responses({ 204: Type.Null(), 404: ErrorBody }),
     },
     handler: async (request, reply) => {
-      await webhooks.deleteWebhook(deps, authOf(request).organizationId, request.params.webhook_id);
+      await webhooks.deleteWebhook(deps, authOf(request).organizationId, request.params.webhook_id, ifMatchOf(request));
       return reply.code(204).send(null);
     },
   });
@@ -86,8 +91,10 @@ export async function webhooksRoutes(fastify: FastifyInstance, deps: webhooks.We
       querystring: ListDeliveriesQuery,
       response: responses({ 200: Type.Array(Delivery), 404: ErrorBody }),
     },
-    handler: (request) =>
-      webhooks.listDeliveries(deps, authOf(request).organizationId, request.params.webhook_id, request.query, toPage(request.query)),
+    handler: async (request, reply) => {
+      const page = toPage(request.query);
+      return withNextLink(request, reply, page, await webhooks.listDeliveries(deps, authOf(request).organizationId, request.params.webhook_id, request.query, page), DELIVERY_ORDER);
+    },
   });
 
   app.post('/v1/webhooks/:webhook_id/deliveries/:delivery_id/retry', {

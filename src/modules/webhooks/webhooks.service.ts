@@ -4,6 +4,7 @@ import type { WebhookConfig } from '../../config.js';
 import type { Store } from '../../db/store.js';
 import type { WebhookDeliveryRow, WebhookEndpointRow, WebhookEndpointsTable } from '../../db/types.js';
 import { errors } from '../../errors.js';
+import { assertIfMatch } from '../../http/conditional.js';
 import { creationTimeIso } from '../../shared/clock.js';
 import type { Executor } from '../../shared/executor.js';
 import type { Page } from '../../shared/pagination.js';
@@ -161,10 +162,17 @@ export async function getWebhook(deps: WebhookDeps, organizationId: string, id: 
  * resumes them, also after the service disabled it. Rotating the secret answers with the new one
  * once; for 24 hours deliveries are signed with both, so receivers can switch without a gap.
  */
-export async function updateWebhook(deps: WebhookDeps, organizationId: string, id: string, body: UpdateWebhookBody): Promise<UpdatedWebhook> {
+export async function updateWebhook(
+  deps: WebhookDeps,
+  organizationId: string,
+  id: string,
+  body: UpdateWebhookBody,
+  ifMatch?: string,
+): Promise<UpdatedWebhook> {
   const url = body.url === undefined ? undefined : checkUrl(deps, body.url);
   return deps.store.db.transaction().execute(async (trx) => {
     const current = await getEndpointRow(trx, organizationId, id, true);
+    assertIfMatch(ifMatch, presentWebhook(current), 'The webhook');
     const changes: Updateable<WebhookEndpointsTable> = {};
     if (url !== undefined && url !== current.url) changes.url = url;
     if (body.events !== undefined && normalizeTypes(body.events) !== current.event_types) changes.event_types = normalizeTypes(body.events);
@@ -193,8 +201,17 @@ export async function updateWebhook(deps: WebhookDeps, organizationId: string, i
   });
 }
 
-export async function deleteWebhook(deps: WebhookDeps, organizationId: string, id: string): Promise<void> {
-  if (!(await deleteEndpoint(deps.store.db, organizationId, id.toLowerCase()))) throw errors.notFound('Webhook');
+export async function deleteWebhook(deps: WebhookDeps, organizationId: string, id: string, ifMatch?: string): Promise<void> {
+  if (ifMatch === undefined) {
+    if (!(await deleteEndpoint(deps.store.db, organizationId, id.toLowerCase()))) throw errors.notFound('Webhook');
+    return;
+  }
+  // Checked against the endpoint as read under its lock, so nothing changes it in between.
+  await deps.store.db.transaction().execute(async (trx) => {
+    const current = await getEndpointRow(trx, organizationId, id, true);
+    assertIfMatch(ifMatch, presentWebhook(current), 'The webhook');
+    if (!(await deleteEndpoint(trx, organizationId, current.id))) throw errors.notFound('Webhook');
+  });
 }
 
 export async function listDeliveries(

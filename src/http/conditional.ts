@@ -1,0 +1,132 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { errors } from '../errors.js';
+import { isApiRoute } from '../shared/http-rules.js';
+import { ErrorBody } from '../shared/schemas.js';
+
+/**
+ * Conditional requests (RFC 9110 §13; decisions §13; docs/api-behaviour.md#etags): one mechanism.
+ *
+ * - Every 200 JSON answer of a single resource (a GET, HEAD or PATCH of an address with an id)
+ *   carries a strong `ETag`: a hash of the representation, so it changes exactly when what the
+ *   client would see changes (a team's members included), and the same record in the same state
+ *   always has the same one, in every process.
+ * - `If-None-Match` on such a GET: when one of its tags (weak comparison) or `*` names the current
+ *   representation, the answer is 304 with the ETag and no body.
+ * - `If-Match` on PATCH and DELETE: the service compares it with the record as it reads it under
+ *   the transaction's lock (`assertIfMatch`), before changing anything, so the check and the write
+ *   are one atomic step: a stale tag is 412 and nothing changes.
+ */
+
+const ETagHeader = (description: string) => Type.String({ maxLength: 2000, description });
+const IfNoneMatch = ETagHeader('The ETag of the copy the client holds: 304 Not Modified (no body) while it is still current');
+const IfMatch = ETagHeader(
+  'Change only if the record is still as the client last saw it: its ETag (or `*`). A stale one is 412 and nothing is changed',
+);
+
+const NotModified = Type.Null({ description: 'Not Modified: the copy named in If-None-Match is current (no body)' });
+
+/** The entity tag of a JSON representation: a hash of its canonical JSON (keys sorted). */
+export function etagOf(representation: unknown): string {
+  return `"${createHash('sha256').update(canonicalJson(representation)).digest('base64url').slice(0, 32)}"`;
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** The tags of an If-Match / If-None-Match header; `*` stays `*`. */
+function tagsOf(header: string): string[] {
+  return header.split(',').map((t) => t.trim()).filter(Boolean);
+}
+
+/**
+ * Throws 412 unless `ifMatch` (the request's If-Match header, if any) names the current
+ * representation of the record, or is `*`. Strong comparison: a weak tag never matches. Call it
+ * inside the changing transaction, after reading the record with its lock.
+ */
+export function assertIfMatch(ifMatch: string | undefined, current: unknown, resource: string): void {
+  if (ifMatch === undefined) return;
+  const tags = tagsOf(ifMatch);
+  if (tags.includes('*')) return;
+  if (!tags.includes(etagOf(current))) throw errors.preconditionFailed(resource);
+}
+
+/** The request's If-Match header, for the service to check (see assertIfMatch). */
+export function ifMatchOf(request: FastifyRequest): string | undefined {
+  const value = request.headers['if-match'];
+  return typeof value === 'string' ? value : undefined;
+}
+
+const methodsOf = (method: string | string[]) => (Array.isArray(method) ? method : [method]);
+
+/** The ETag of a single-record answer, as the OpenAPI document declares it. */
+export const ETagResponseHeader = Type.String({ description: 'The version of this representation: send it back in If-None-Match (GET) or If-Match (PATCH, DELETE)' });
+
+/** A route of one record: an /v1 address with a path parameter, answering an object (not a list). */
+export function isSingleResource(url: string, response: Record<string, unknown> | undefined): boolean {
+  if (!isApiRoute(url) || !url.includes(':')) return false;
+  const ok = response?.[200] as { type?: unknown } | undefined;
+  return ok !== undefined && ok.type === 'object';
+}
+
+export function registerConditionalRequests(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    const schema = route.schema ?? {};
+    const response = schema.response as Record<string, unknown> | undefined;
+    const methods = methodsOf(route.method);
+    const reads = methods.includes('GET') && isSingleResource(route.url, response);
+    const writes = (methods.includes('PATCH') || methods.includes('DELETE')) && isApiRoute(route.url) && route.url.includes(':') && route.config?.ifMatch === true;
+    if (!reads && !writes) return;
+    const headers = (schema.headers ?? { type: 'object', properties: {} }) as { properties?: Record<string, unknown> };
+    const extra = reads ? { 'if-none-match': IfNoneMatch } : { 'if-match': IfMatch };
+    route.schema = {
+      ...schema,
+      headers: { ...headers, type: 'object', properties: { ...headers.properties, ...extra } },
+      response: writes ? { 412: ErrorBody, ...response } : { 304: NotModified, ...response },
+    };
+  });
+
+  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload) => {
+    if (reply.statusCode !== 200 || typeof payload !== 'string') return payload;
+    const method = request.method;
+    if (method !== 'GET' && method !== 'HEAD' && method !== 'PATCH') return payload;
+    const schema = request.routeOptions.schema;
+    if (!request.routeOptions.url || !isSingleResource(request.routeOptions.url, schema?.response as Record<string, unknown> | undefined)) return payload;
+    const type = reply.getHeader('content-type');
+    if (typeof type !== 'string' || !/^application\/json\b/i.test(type)) return payload;
+    let etag: string;
+    try {
+      etag = etagOf(JSON.parse(payload));
+    } catch {
+      return payload;
+    }
+    void reply.header('etag', etag);
+    const ifNoneMatch = request.headers['if-none-match'];
+    if (method !== 'PATCH' && typeof ifNoneMatch === 'string') {
+      const weak = (tag: string) => tag.replace(/^W\//, '');
+      const tags = tagsOf(ifNoneMatch).map(weak);
+      if (tags.includes('*') || tags.includes(etag)) {
+        void reply.code(304);
+        reply.removeHeader('content-type');
+        return '';
+      }
+    }
+    return payload;
+  });
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route's service checks If-Match against the record under its lock (assertIfMatch). */
+    ifMatch?: boolean;
+  }
+}

@@ -1,0 +1,225 @@
+import { createHash, type Hash } from 'node:crypto';
+import { Transform } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import { Type } from 'typebox';
+import type { Database } from '../db/types.js';
+import { errors } from '../errors.js';
+import { isApiRoute } from '../shared/http-rules.js';
+import { ErrorBody } from '../shared/schemas.js';
+import {
+  completeKey,
+  deleteIfExpired,
+  findKey,
+  insertInFlight,
+  purgeExpiredKeys,
+  releaseKey,
+  takeOverAbandoned,
+  type KeyId,
+} from './idempotency.repository.js';
+
+/**
+ * `Idempotency-Key` on every POST of the API that takes an API key (IETF httpapi
+ * idempotency-key-header draft; decisions §13; docs/api-behaviour.md#idempotency-key): one
+ * mechanism, four hooks, no code in the routes.
+ *
+ * - onRoute: the header is declared on every such POST (so it is validated: 1..255 visible
+ *   characters, and shown in the OpenAPI document), with its 409.
+ * - preParsing: the body is hashed while it streams in (never held twice).
+ * - preHandler: after authentication and validation, the key is claimed by inserting it in flight
+ *   (the primary key decides among concurrent requests in every process); a key already complete
+ *   with the same fingerprint replays the stored answer without running the handler; another
+ *   fingerprint is 422; a key still in flight is 409 with Retry-After.
+ * - onSend: the answer is stored (status, body, Content-Type, Location, ETag); a 5xx is not: the
+ *   key is released so that a retry does the work again.
+ */
+
+/** How long a key is remembered after its first use. */
+export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
+/** A key in flight longer than this is taken to belong to a request that died with its process. */
+const MIN_IN_FLIGHT_LOCK_MS = 60_000;
+/** What a 409 asks the client to wait before retrying. */
+const IN_FLIGHT_RETRY_AFTER_SECONDS = 1;
+/** How often (per organization and process) the expired keys are purged. */
+const PURGE_INTERVAL_MS = 60_000;
+/** The answer headers a replay repeats. */
+const REPLAYED_HEADERS = ['content-type', 'location', 'etag'] as const;
+
+const HEADER = 'idempotency-key';
+
+/** The header as declared on every idempotent route: visible ASCII, a quoted sf-string (the draft) or bare. */
+export const IdempotencyKeyHeader = Type.String({
+  minLength: 1,
+  maxLength: 255,
+  pattern: '^[\\x21-\\x7e]([\\x20-\\x7e]*[\\x21-\\x7e])?$',
+  description:
+    'Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer ' +
+    'without doing the work again; with another body it is 422; while the first is still running, 409. ' +
+    '1 to 255 visible ASCII characters, e.g. a UUID; a quoted string ("...") names the same key as without quotes.',
+  examples: ['8e03978e-40d5-43e8-bc93-6894a57f9324'],
+});
+
+interface Claim {
+  id: KeyId;
+  /** The stored answer was sent: nothing to store. */
+  replayed: boolean;
+  done: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotencyHash: Hash | null;
+    idempotencyClaim: Claim | null;
+  }
+}
+
+const appliesTo = (request: FastifyRequest): boolean =>
+  request.method === 'POST' && isApiRoute(request.url) && Boolean(request.routeOptions.config.auth);
+
+function keyOf(request: FastifyRequest): string | undefined {
+  const raw = request.headers[HEADER];
+  if (typeof raw !== 'string') return undefined;
+  const quoted = /^"(.*)"$/.exec(raw);
+  return quoted ? quoted[1] : raw;
+}
+
+export interface IdempotencyOptions {
+  db: Kysely<Database>;
+  /** How long a request may run; a key in flight longer than this (or a minute) may be taken over. */
+  requestTimeoutMs: number;
+}
+
+export function registerIdempotency(app: FastifyInstance, options: IdempotencyOptions): void {
+  const { db } = options;
+  const lockMs = Math.max(MIN_IN_FLIGHT_LOCK_MS, options.requestTimeoutMs + 5_000);
+  const lastPurge = new Map<string, number>();
+  app.decorateRequest('idempotencyHash', null);
+  app.decorateRequest('idempotencyClaim', null);
+
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.includes('POST') || !isApiRoute(route.url) || !route.config?.auth) return;
+    const schema = route.schema ?? {};
+    const headers = (schema.headers ?? { type: 'object', properties: {} }) as { properties?: Record<string, unknown> };
+    const response = (schema.response ?? {}) as Record<string, unknown>;
+    route.schema = {
+      ...schema,
+      headers: { ...headers, type: 'object', properties: { ...headers.properties, [HEADER]: IdempotencyKeyHeader } },
+      response: { 409: ErrorBody, ...response },
+    };
+  });
+
+  app.addHook('preParsing', async (request, _reply, payload) => {
+    if (!appliesTo(request) || keyOf(request) === undefined) return payload;
+    const hash = createHash('sha256').update(`${request.method} ${request.url}\n`);
+    request.idempotencyHash = hash;
+    // An upload's body is read by @fastify/multipart straight from the socket (request.raw), not
+    // from this stream: its fingerprint is the method and path alone (docs/api-behaviour.md).
+    if (request.routeOptions.config.multipart) return payload;
+    const hashing = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        hash.update(chunk);
+        callback(null, chunk);
+      },
+    });
+    payload.on('error', (error) => hashing.destroy(error));
+    return payload.pipe(hashing);
+  });
+
+  app.addHook('preHandler', async (request, reply) => {
+    const key = keyOf(request);
+    const auth = request.auth;
+    if (!appliesTo(request) || key === undefined || !auth || !request.idempotencyHash) return;
+    const id: KeyId = { organizationId: auth.organizationId, apiKeyId: auth.keyId, key };
+    const fingerprint = request.idempotencyHash.digest('base64url');
+    purgeNowAndThen(request, auth.organizationId);
+    // A few rounds at most: a key that expires or is released between our reads is tried again.
+    for (let round = 0; round < 4; round++) {
+      const now = Date.now();
+      // Read first: a retry (the common case of a key seen before) then costs one read, no write.
+      let existing = await findKey(db, id);
+      if (!existing) {
+        const claimed = await insertInFlight(db, id, {
+          fingerprint,
+          createdAt: new Date(now).toISOString(),
+          lockedUntil: new Date(now + lockMs).toISOString(),
+          expiresAt: new Date(now + IDEMPOTENCY_KEY_TTL_MS).toISOString(),
+        });
+        if (claimed) {
+          request.idempotencyClaim = { id, replayed: false, done: false };
+          return;
+        }
+        existing = await findKey(db, id);
+        if (!existing) continue;
+      }
+      const nowIso = new Date(now).toISOString();
+      if (String(existing.expires_at) <= nowIso) {
+        await deleteIfExpired(db, id, nowIso);
+        continue;
+      }
+      if (existing.fingerprint !== fingerprint) throw errors.idempotencyKeyReused();
+      if (existing.state === 'in_flight') {
+        const lockedUntil = existing.locked_until === null ? null : String(existing.locked_until);
+        if (lockedUntil !== null && lockedUntil <= nowIso && (await takeOverAbandoned(db, id, lockedUntil, new Date(now + lockMs).toISOString()))) {
+          request.idempotencyClaim = { id, replayed: false, done: false };
+          return;
+        }
+        throw errors.idempotencyKeyInFlight(IN_FLIGHT_RETRY_AFTER_SECONDS);
+      }
+      request.idempotencyClaim = { id, replayed: true, done: true };
+      return replay(reply, existing.status_code ?? 200, existing.response_headers, existing.response_body);
+    }
+    throw errors.idempotencyKeyInFlight(IN_FLIGHT_RETRY_AFTER_SECONDS);
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const claim = request.idempotencyClaim;
+    if (!claim || claim.done) return payload;
+    claim.done = true;
+    try {
+      if (reply.statusCode >= 500 || (payload !== null && payload !== undefined && typeof payload !== 'string' && !Buffer.isBuffer(payload))) {
+        // A 5xx is not an answer to keep (the draft; a retry should do the work), nor is a stream.
+        await releaseKey(db, claim.id);
+      } else {
+        const headers: Record<string, string> = {};
+        for (const name of REPLAYED_HEADERS) {
+          const value = reply.getHeader(name);
+          if (value !== undefined) headers[name] = String(value);
+        }
+        const body = payload === null || payload === undefined ? '' : payload.toString();
+        await completeKey(db, claim.id, { status: reply.statusCode, headers: JSON.stringify(headers), body });
+      }
+    } catch (error) {
+      // The answer still goes out; the key stays in flight until its lock runs out.
+      request.log.error({ err: { message: (error as Error).message } }, 'could not store the idempotent answer');
+    }
+    return payload;
+  });
+
+  // A request that ends without an answer (the client went away before the handler finished
+  // sending): release its key, so a retry is not refused until the lock runs out.
+  app.addHook('onResponse', async (request) => {
+    const claim = request.idempotencyClaim;
+    if (!claim || claim.done) return;
+    claim.done = true;
+    await releaseKey(db, claim.id).catch(() => undefined);
+  });
+
+  /** Expired keys go lazily: a claim purges its organization's at most once a minute per process. */
+  function purgeNowAndThen(request: FastifyRequest, organizationId: string): void {
+    const now = Date.now();
+    if (now - (lastPurge.get(organizationId) ?? 0) < PURGE_INTERVAL_MS) return;
+    lastPurge.set(organizationId, now);
+    if (lastPurge.size > 10_000) lastPurge.clear();
+    purgeExpiredKeys(db, organizationId, new Date(now).toISOString()).catch((error: unknown) => {
+      request.log.warn({ err: { message: (error as Error).message } }, 'could not purge expired idempotency keys');
+    });
+  }
+}
+
+function replay(reply: FastifyReply, status: number, headersJson: string | null, body: string | null): FastifyReply {
+  const headers = JSON.parse(headersJson ?? '{}') as Record<string, string>;
+  void reply.code(status).headers(headers);
+  if (status === 204 || body === null || body === '') return reply.send();
+  return reply.send(body);
+}
