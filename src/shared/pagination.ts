@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { errors } from '../errors.js';
 
 /** A cursor value: a column of a list's sort key (a timestamp or id as text, or a number). */
@@ -77,6 +77,18 @@ export function afterCursor<T>(after: CursorValue[], key: SortKey<T>): RawBuilde
   const columns = sql.join(key.columns.map((c) => sql.ref(c)));
   const values = sql.join(after.map((v) => sql`${v}`));
   return sql<SqlBool>`(${columns}) ${sql.raw(key.direction === 'asc' ? '>' : '<')} (${values})`;
+}
+
+/**
+ * One page of a query in the list's order: after the cursor (if any), ordered by the sort key,
+ * limited and offset. Apply with `.$call(paged(page, key))`.
+ */
+export function paged<T>(page: Page, key: SortKey<T>) {
+  return <DB, TB extends keyof DB, O>(qb: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O> => {
+    let query = page.after ? qb.where(afterCursor(page.after, key)) : qb;
+    for (const column of key.columns) query = query.orderBy(sql.ref(column), key.direction);
+    return query.limit(page.limit).offset(page.offset);
+  };
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Updateable } from 'kysely';
 import type { ApiKeyRow, ApiKeysTable } from '../../db/types.js';
 import { forUpdate, type Executor } from '../../shared/executor.js';
-import { afterCursor, CREATED_ASC, type SortKey, type Page } from '../../shared/pagination.js';
+import { paged, CREATED_ASC, type SortKey, type Page } from '../../shared/pagination.js';
 import type { KeyStatus } from './api-keys.schemas.js';
 
 /** Every column but the organization and the hash: the hash never leaves the authentication path. */
@@ -81,8 +81,7 @@ export function listApiKeys(db: Executor, organizationId: string, filter: ApiKey
     case undefined:
       break;
   }
-  if (page.after) query = query.where(afterCursor(page.after, KEYS_ORDER));
-  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
+  return query.$call(paged(page, KEYS_ORDER)).execute();
 }
 
 export async function updateApiKey(

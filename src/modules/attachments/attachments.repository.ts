@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { AttachmentRow, AttachmentsTable } from '../../db/types.js';
 import { forUpdate, type Executor } from '../../shared/executor.js';
-import { afterCursor, CREATED_ASC, type Page } from '../../shared/pagination.js';
+import { CREATED_ASC, paged, type Page } from '../../shared/pagination.js';
 
 const COLUMNS = ['id', 'organization_id', 'ticket_id', 'filename', 'content_type', 'size_bytes', 'uploaded_by_user_id', 'created_at'] as const;
 
@@ -32,11 +32,7 @@ export function listAttachments(db: Executor, organizationId: string, ticketId: 
     .select(COLUMNS)
     .where('organization_id', '=', organizationId)
     .where('ticket_id', '=', ticketId)
-    .$if(page.after !== undefined, (qb) => qb.where(afterCursor(page.after ?? [], CREATED_ASC)))
-    .orderBy('created_at', 'asc')
-    .orderBy('id', 'asc')
-    .limit(page.limit)
-    .offset(page.offset)
+    .$call(paged(page, CREATED_ASC))
     .execute();
 }
 

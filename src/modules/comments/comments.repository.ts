@@ -1,7 +1,7 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { CommentRow, CommentsTable } from '../../db/types.js';
 import { forUpdate, type Executor } from '../../shared/executor.js';
-import { afterCursor, CREATED_ASC, type Page } from '../../shared/pagination.js';
+import { CREATED_ASC, paged, type Page } from '../../shared/pagination.js';
 
 const COLUMNS = [
   'id', 'organization_id', 'ticket_id', 'body', 'is_internal', 'author_user_id', 'author_customer_id', 'created_at',
@@ -30,11 +30,7 @@ export function listComments(db: Executor, organizationId: string, ticketId: str
     .select(COLUMNS)
     .where('organization_id', '=', organizationId)
     .where('ticket_id', '=', ticketId)
-    .$if(page.after !== undefined, (qb) => qb.where(afterCursor(page.after ?? [], CREATED_ASC)))
-    .orderBy('created_at', 'asc')
-    .orderBy('id', 'asc')
-    .limit(page.limit)
-    .offset(page.offset)
+    .$call(paged(page, CREATED_ASC))
     .execute();
 }
 

@@ -1,7 +1,7 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { CustomerRow, CustomersTable } from '../../db/types.js';
 import { forUpdate, type Executor } from '../../shared/executor.js';
-import { afterCursor, CREATED_ASC, type Page } from '../../shared/pagination.js';
+import { CREATED_ASC, paged, type Page } from '../../shared/pagination.js';
 
 /** Emails are compared case-insensitively: the stored key is the lower-cased address. */
 export const normalizeEmail = (email: string): string => email.toLowerCase();
@@ -63,12 +63,7 @@ export function listCustomersQuery(db: Executor, organizationId: string, filters
   let query = db.selectFrom('customers').select(COLUMNS).where('organization_id', '=', organizationId);
   if (filters.email !== undefined) query = query.where('email_normalized', '=', normalizeEmail(filters.email));
   if (filters.updatedSince !== undefined) query = query.where('updated_at', '>=', filters.updatedSince);
-  if (page.after) query = query.where(afterCursor(page.after, CREATED_ASC));
-  return query
-    .orderBy('created_at', 'asc')
-    .orderBy('id', 'asc')
-    .limit(page.limit)
-    .offset(page.offset);
+  return query.$call(paged(page, CREATED_ASC));
 }
 
 export function listCustomers(db: Executor, organizationId: string, filters: CustomerFilters, page: Page): Promise<CustomerColumns[]> {

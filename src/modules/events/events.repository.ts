@@ -2,7 +2,7 @@ import { sql, type Insertable, type RawBuilder } from 'kysely';
 import { dialectOf, type DialectName } from '../../db/dialect.js';
 import type { EventRow, EventsTable } from '../../db/types.js';
 import type { Executor } from '../../shared/executor.js';
-import { afterCursor, type SortKey, type Page } from '../../shared/pagination.js';
+import { paged, type SortKey, type Page } from '../../shared/pagination.js';
 
 /** What every event of one transaction shares: the organization, the actor and the moment. */
 export interface EventStamp {
@@ -315,8 +315,7 @@ export function ticketEvents(
     .where('position', 'is not', null)
     .where('resource_type', 'in', filter.resourceTypes);
   if (filter.types) query = query.where('type', 'in', filter.types);
-  if (page.after) query = query.where(afterCursor(page.after, HISTORY_ORDER));
-  return query.orderBy('position', 'asc').limit(page.limit).offset(page.offset).execute();
+  return query.$call(paged(page, HISTORY_ORDER)).execute();
 }
 
 /** The event at a position of the organization's feed (webhook deliveries name events by it). */

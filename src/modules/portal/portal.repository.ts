@@ -1,6 +1,6 @@
 import type { TicketRow } from '../../db/types.js';
 import type { Executor } from '../../shared/executor.js';
-import { afterCursor, CREATED_ASC, type SortKey, type Page } from '../../shared/pagination.js';
+import { paged, CREATED_ASC, type SortKey, type Page } from '../../shared/pagination.js';
 
 /** What the portal reads of a ticket: never the assignee, team, category or due date. */
 export type PortalTicketRow = Pick<
@@ -90,11 +90,7 @@ export const PORTAL_COMMENTS_ORDER: SortKey<{ created_at: string; id: string }> 
 export function listPublicComments(db: Executor, organizationId: string, ticketId: string, page: Page): Promise<PublicCommentRow[]> {
   return publicCommentsWithAuthors(db, organizationId, ticketId)
     .select(COMMENT_COLUMNS)
-    .$if(page.after !== undefined, (qb) => qb.where(afterCursor(page.after ?? [], PORTAL_COMMENTS_ORDER)))
-    .orderBy('comments.created_at', 'asc')
-    .orderBy('comments.id', 'asc')
-    .limit(page.limit)
-    .offset(page.offset)
+    .$call(paged(page, PORTAL_COMMENTS_ORDER))
     .execute();
 }
 

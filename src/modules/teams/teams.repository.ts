@@ -1,7 +1,7 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { TeamRow, TeamsTable } from '../../db/types.js';
 import { forUpdate, type Executor } from '../../shared/executor.js';
-import { afterCursor, CREATED_ASC, type Page } from '../../shared/pagination.js';
+import { CREATED_ASC, paged, type Page } from '../../shared/pagination.js';
 
 export type TeamColumns = Omit<TeamRow, 'organization_id'>;
 
@@ -36,11 +36,7 @@ export function listTeams(db: Executor, organizationId: string, page: Page): Pro
     .selectFrom('teams')
     .select(COLUMNS)
     .where('organization_id', '=', organizationId)
-    .$if(page.after !== undefined, (qb) => qb.where(afterCursor(page.after ?? [], CREATED_ASC)))
-    .orderBy('created_at', 'asc')
-    .orderBy('id', 'asc')
-    .limit(page.limit)
-    .offset(page.offset)
+    .$call(paged(page, CREATED_ASC))
     .execute();
 }
 

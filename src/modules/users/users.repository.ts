@@ -1,7 +1,7 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { UserRow, UsersTable } from '../../db/types.js';
 import { forUpdate, type Executor } from '../../shared/executor.js';
-import { afterCursor, CREATED_ASC, type Page } from '../../shared/pagination.js';
+import { CREATED_ASC, paged, type Page } from '../../shared/pagination.js';
 
 export type UserColumns = Omit<UserRow, 'organization_id' | 'email_normalized'>;
 
@@ -41,11 +41,7 @@ export function listUsers(db: Executor, organizationId: string, page: Page): Pro
     .selectFrom('users')
     .select(COLUMNS)
     .where('organization_id', '=', organizationId)
-    .$if(page.after !== undefined, (qb) => qb.where(afterCursor(page.after ?? [], CREATED_ASC)))
-    .orderBy('created_at', 'asc')
-    .orderBy('id', 'asc')
-    .limit(page.limit)
-    .offset(page.offset)
+    .$call(paged(page, CREATED_ASC))
     .execute();
 }
 

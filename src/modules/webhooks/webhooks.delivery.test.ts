@@ -228,7 +228,15 @@ describe('retries, order and failures', () => {
     expect(retried.json()).toMatchObject({ id: delivery!.id, status: 'pending', attempts: 3 });
     await eventually(() => receiver.at('/down').length >= 5, 10_000, 'the manual retry');
     expect(json(receiver.at('/down')[4]!).data.resource_id).toBe(failed.id);
-    const after = (await deliveries(hook.id)).find((d) => d.id === delivery!.id);
+    // The receiver has the request before the worker has its answer recorded: wait for the record.
+    const after = await eventually(
+      async () => {
+        const found = (await deliveries(hook.id)).find((d) => d.id === delivery!.id);
+        return found?.status !== 'pending' && found;
+      },
+      10_000,
+      'the retry recorded',
+    );
     expect(after).toMatchObject({ status: 'succeeded', attempts: 4, response_status: 200 });
   });
 

@@ -2,7 +2,7 @@ import { sql, type Insertable, type Updateable } from 'kysely';
 import { dialectOf } from '../../db/dialect.js';
 import type { WebhookDeliveriesTable, WebhookDeliveryRow, WebhookEndpointRow, WebhookEndpointsTable } from '../../db/types.js';
 import { forUpdate, type Executor } from '../../shared/executor.js';
-import { afterCursor, CREATED_ASC, type SortKey, type Page } from '../../shared/pagination.js';
+import { CREATED_ASC, paged, type SortKey, type Page } from '../../shared/pagination.js';
 
 // ---------------------------------------------------------------------------------------------
 // Endpoints
@@ -23,11 +23,7 @@ export function listEndpoints(db: Executor, organizationId: string, page: Page):
     .selectFrom('webhook_endpoints')
     .selectAll()
     .where('organization_id', '=', organizationId)
-    .$if(page.after !== undefined, (qb) => qb.where(afterCursor(page.after ?? [], CREATED_ASC)))
-    .orderBy('created_at', 'asc')
-    .orderBy('id', 'asc')
-    .limit(page.limit)
-    .offset(page.offset)
+    .$call(paged(page, CREATED_ASC))
     .execute();
 }
 
@@ -75,8 +71,7 @@ export function listDeliveries(
     .where('organization_id', '=', organizationId)
     .where('endpoint_id', '=', endpointId);
   if (status) query = query.where('status', '=', status);
-  if (page.after) query = query.where(afterCursor(page.after, DELIVERY_ORDER));
-  return query.orderBy('event_position', 'desc').limit(page.limit).offset(page.offset).execute();
+  return query.$call(paged(page, DELIVERY_ORDER)).execute();
 }
 
 export function findDelivery(db: Executor, organizationId: string, endpointId: string, id: string, lock = false): Promise<WebhookDeliveryRow | undefined> {
