@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { DateTime, named, Nullable, pageQuery, StringEnum, Uuid } from '../../shared/schemas.js';
+import { TICKET_EXAMPLE as TICKET } from '../tickets/tickets.schemas.js';
 
 /**
  * Every event type, `<resource>.<what happened>` (docs/api-behaviour.md#events lists when each is
@@ -55,25 +56,7 @@ export const EventActor = named(
 
 const Change = Type.Object({ old: Type.Unknown(), new: Type.Unknown() });
 
-const TICKET_EXAMPLE = {
-  id: '6f1c2a3e-8d4b-4c5a-9e7f-0a1b2c3d4e5f',
-  ticket_number: 42,
-  tracking_token: 'b7e3f1a2-4c5d-4e6f-8a9b-0c1d2e3f4a5b',
-  ticket_display_id: 'TKT-42',
-  customer_id: '3d2c1b0a-9f8e-4d7c-b6a5-4f3e2d1c0b9a',
-  subject: 'Invoice shows the wrong total',
-  description: 'The March invoice adds VAT twice.',
-  status: 'open',
-  priority: 'high',
-  category: 'billing',
-  assigned_user_id: null,
-  assigned_team_id: null,
-  due_date: null,
-  created_at: '2026-01-31T09:15:02.123Z',
-  updated_at: '2026-01-31T10:02:47.512Z',
-  resolved_at: null,
-  closed_at: null,
-};
+const TICKET_EXAMPLE = { ...TICKET, assigned_user_id: null, due_date: null };
 
 export const Event = named(
   'Event',

@@ -11,6 +11,27 @@ const Subject = Type.String({ minLength: 1, maxLength: 500 });
 const Description = Type.String({ minLength: 1, maxLength: 100_000 });
 const Category = Type.String({ maxLength: 100 });
 
+/** A ticket as the API answers it: the example of Ticket, and of the events that carry one. */
+export const TICKET_EXAMPLE = {
+  id: '6f1c2a3e-8d4b-4c5a-9e7f-0a1b2c3d4e5f',
+  ticket_number: 42,
+  tracking_token: 'b7e3f1a2-4c5d-4e6f-8a9b-0c1d2e3f4a5b',
+  ticket_display_id: 'TKT-42',
+  customer_id: '3d2c1b0a-9f8e-4d7c-b6a5-4f3e2d1c0b9a',
+  subject: 'Invoice shows the wrong total',
+  description: 'The March invoice adds VAT twice.',
+  status: 'open',
+  priority: 'high',
+  category: 'billing',
+  assigned_user_id: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+  assigned_team_id: null,
+  due_date: '2026-02-06T17:00:00.000Z',
+  created_at: '2026-01-31T09:15:02.123Z',
+  updated_at: '2026-01-31T10:02:47.512Z',
+  resolved_at: null,
+  closed_at: null,
+};
+
 export const Ticket = named(
   'Ticket',
   Type.Object(
@@ -33,29 +54,7 @@ export const Ticket = named(
       resolved_at: Nullable(DateTime()),
       closed_at: Nullable(DateTime()),
     },
-    {
-      examples: [
-        {
-          id: '6f1c2a3e-8d4b-4c5a-9e7f-0a1b2c3d4e5f',
-          ticket_number: 42,
-          tracking_token: 'b7e3f1a2-4c5d-4e6f-8a9b-0c1d2e3f4a5b',
-          ticket_display_id: 'TKT-42',
-          customer_id: '3d2c1b0a-9f8e-4d7c-b6a5-4f3e2d1c0b9a',
-          subject: 'Invoice shows the wrong total',
-          description: 'The March invoice adds VAT twice.',
-          status: 'open',
-          priority: 'high',
-          category: 'billing',
-          assigned_user_id: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
-          assigned_team_id: null,
-          due_date: '2026-02-06T17:00:00.000Z',
-          created_at: '2026-01-31T09:15:02.123Z',
-          updated_at: '2026-01-31T10:02:47.512Z',
-          resolved_at: null,
-          closed_at: null,
-        },
-      ],
-    },
+    { examples: [TICKET_EXAMPLE] },
   ),
 );
 export type Ticket = Static<typeof Ticket>;
