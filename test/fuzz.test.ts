@@ -5,7 +5,7 @@ import { ALLOWED_TYPES } from '../src/modules/attachments/file-types.js';
 import { SAMPLES } from './helpers/attachments.js';
 import { committedDocument, documentAjv, pointerSegment, validatorFor } from './helpers/openapi-document.js';
 import { hostileQueryValue, hostileStrings, hostileValue, resolver, valid, type Hints, type Schema } from './helpers/schema-arbitrary.js';
-import { seedRecords, type Seeded } from './helpers/seed.js';
+import { pathValues, seedRecords, type Seeded } from './helpers/seed.js';
 import { buildTestApp, TEST_STORE, type TestApp } from './helpers/test-app.js';
 
 /**
@@ -89,15 +89,7 @@ afterAll(async () => {
 function hintsFor(seeded: Seeded): Hints {
   const signed = new URL(seeded.signedPath, 'http://localhost');
   const byName: Record<string, string> = {
-    ticket_id: seeded.ticketId,
-    tracking_token: seeded.trackingToken,
-    customer_id: seeded.customerId,
-    comment_id: seeded.commentId,
-    attachment_id: seeded.attachmentId,
-    team_id: seeded.teamId,
-    user_id: seeded.memberId,
-    key_id: seeded.keyId,
-    webhook_id: seeded.webhookId,
+    ...pathValues(seeded),
     assigned_user_id: seeded.userId,
     author_user_id: seeded.userId,
     holder_user_id: seeded.userId,

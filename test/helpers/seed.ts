@@ -55,9 +55,9 @@ export async function seedRecords(t: TestApp): Promise<Seeded> {
   return { ticketId, trackingToken, customerId, commentId, attachmentId, teamId, userId, memberId, keyId, webhookId, signedPath: `${signed.pathname}${signed.search}` };
 }
 
-/** The value a path parameter takes for the seeded records. */
-export function pathValue(seeded: Seeded, name: string): string {
-  const values: Record<string, string> = {
+/** The values path parameters take for the seeded records, by parameter name. */
+export function pathValues(seeded: Seeded): Record<string, string> {
+  return {
     ticket_id: seeded.ticketId,
     tracking_token: seeded.trackingToken,
     customer_id: seeded.customerId,
@@ -71,7 +71,11 @@ export function pathValue(seeded: Seeded, name: string): string {
     // and the webhook before the delivery, so an id that names none serves them.
     delivery_id: '00000000-0000-4000-8000-000000000000',
   };
-  const value = values[name];
+}
+
+/** The value a path parameter takes for the seeded records. */
+export function pathValue(seeded: Seeded, name: string): string {
+  const value = pathValues(seeded)[name];
   if (value === undefined) throw new Error(`No seeded value for the path parameter ${name}`);
   return value;
 }
