@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import { resolve } from 'node:path';
 import { isPostgresUrl } from './db/dialect.js';
+import type { SearchOptions } from './db/search-runner.js';
 import type { StoreTimeouts } from './db/store.js';
 
 /** Environment variables the service reads, validated once at start. */
@@ -51,6 +52,10 @@ const EnvSchema = Type.Object({
   WEBHOOKS_RETRY_SCHEDULE: Type.String({ default: '5s,5m,30m,2h,5h,10h,10h' }),
   WEBHOOKS_POLL_INTERVAL_MS: Type.Integer({ minimum: 10, maximum: 600_000, default: 500 }),
   WEBHOOKS_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 1000, default: 8 }),
+  // Search (docs/operations.md#search).
+  SEARCH_TIMEOUT_MS: Type.Integer({ minimum: 10, maximum: 600_000, default: 1_000 }),
+  SEARCH_CONCURRENCY: Type.Integer({ minimum: 0, maximum: 64, default: 2 }),
+  SEARCH_CONCURRENCY_PER_ORGANIZATION: Type.Integer({ minimum: 1, maximum: 64, default: 1 }),
 });
 
 export interface Config {
@@ -116,6 +121,8 @@ export interface Config {
   /** Events (and their webhook deliveries) older than this many days are pruned; 0 keeps them forever. */
   eventsRetentionDays: number;
   webhooks: WebhookConfig;
+  /** Time budget of a search, searches at once (SQLite worker threads, PostgreSQL connections), and per organization. */
+  search: SearchOptions;
 }
 
 export interface WebhookConfig {
@@ -244,6 +251,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryDelaysMs: parseRetrySchedule(e.WEBHOOKS_RETRY_SCHEDULE),
       pollIntervalMs: e.WEBHOOKS_POLL_INTERVAL_MS,
       concurrency: e.WEBHOOKS_CONCURRENCY,
+    },
+    search: {
+      timeoutMs: e.SEARCH_TIMEOUT_MS,
+      concurrency: e.SEARCH_CONCURRENCY,
+      perOrganization: e.SEARCH_CONCURRENCY_PER_ORGANIZATION,
     },
   };
 }

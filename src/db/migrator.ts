@@ -7,6 +7,7 @@ import * as m0003 from './migrations/0003_create_attachment_chunks.js';
 import * as m0004 from './migrations/0004_add_dashboard_indexes.js';
 import * as m0006 from './migrations/0006_track_organization_storage_usage.js';
 import * as m0008 from './migrations/0008_create_events_and_webhooks.js';
+import * as m0009 from './migrations/0009_partition_ticket_search_by_organization.js';
 import type { Database } from './types.js';
 
 /** Every migration, in order. A static list, so the compiled CLI and the tests see the same set. */
@@ -17,6 +18,7 @@ export const migrations: Record<string, Migration> = {
   '0004_add_dashboard_indexes': m0004,
   '0006_track_organization_storage_usage': m0006,
   '0008_create_events_and_webhooks': m0008,
+  '0009_partition_ticket_search_by_organization': m0009,
 };
 
 /** How long a process waits for another one's SQLite migrations before giving up. */
