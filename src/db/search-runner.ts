@@ -17,7 +17,7 @@ export interface SearchOptions {
   perOrganization: number;
 }
 
-export const DEFAULT_SEARCH_OPTIONS: SearchOptions = { timeoutMs: 1_000, concurrency: 2, perOrganization: 1 };
+export const DEFAULT_SEARCH_OPTIONS: SearchOptions = { timeoutMs: 800, concurrency: 2, perOrganization: 1 };
 
 /** The search did not finish within its budget. */
 export class SearchTimeoutError extends Error {
@@ -260,6 +260,8 @@ export function sqliteSearchRunner(file: string, options: SearchOptions, busyTim
     slot.task = undefined;
     slots.splice(slots.indexOf(slot), 1);
     void slot.worker.terminate();
+    // Its replacement starts now, so the next search does not pay for the start.
+    if (!closed) spawn();
     pump();
   };
 

@@ -138,18 +138,36 @@ const hasTrigram = (term: string): boolean => /[\p{L}\p{N}]{3}/u.test(term);
 const PG_PATTERN_CHARS = 24;
 
 /**
+ * Up to three PG_PATTERN_CHARS-character pieces of a longer term: its start, its end, and a piece
+ * with the most distinct characters (where a near miss is least likely to go on matching).
+ */
+function pgPieces(chars: string[]): string[] {
+  const n = PG_PATTERN_CHARS;
+  // Of the windows with the most distinct characters, the middle one: `a` × 300 + `b` + `a` × 199
+  // gives `a` × 12 + `b` + `a` × 11, which a text of `a`s with one `baaa` does not contain, where
+  // the first such window (`a` × 23 + `b`) it does, and strpos would then run.
+  const distinct = Array.from({ length: chars.length - n + 1 }, (_, i) => new Set(chars.slice(i, i + n)).size);
+  const most = Math.max(...distinct);
+  const tied = distinct.flatMap((d, i) => (d === most ? [i] : []));
+  const best = tied[Math.floor(tied.length / 2)]!;
+  const pieces = [chars.slice(0, n), chars.slice(best, best + n), chars.slice(-n)].map((p) => p.join(''));
+  return [...new Set(pieces)];
+}
+
+/**
  * The text test on PostgreSQL. Up to PG_PATTERN_CHARS characters: `ILIKE` as it is. Longer: `ILIKE`
- * with the term's first and last PG_PATTERN_CHARS characters (what the trigram index looks up, and
- * what each candidate is rechecked with, at a cost bounded by that length), then the whole term by
- * `strpos` over the lower-cased text, a linear-time search: `ILIKE '%…500 characters…%'` over
- * 100 KB texts compared character by character for seconds. `ILIKE` folds case as `lower()` does.
+ * with a few pieces of the term (pgPieces: what the trigram index looks up, and what each candidate
+ * is rechecked with, at a cost bounded by their length), then the whole term by `strpos` over the
+ * lower-cased text: `ILIKE '%…500 characters…%'` over 100 KB texts compared character by character
+ * for seconds. `ILIKE` folds case as `lower()` does. What is left unbounded (a text that contains
+ * every piece, many times) is bounded by the search's statement timeout.
  */
 function pgTextTest(column: string, term: string): RawBuilder<SqlBool> {
   const chars = [...term];
-  if (chars.length <= PG_PATTERN_CHARS) return sql<SqlBool>`${sql.raw(column)} ilike ${containsPattern(term)}`;
-  const head = containsPattern(chars.slice(0, PG_PATTERN_CHARS).join(''));
-  const tail = containsPattern(chars.slice(-PG_PATTERN_CHARS).join(''));
-  return sql<SqlBool>`(${sql.raw(column)} ilike ${head} and ${sql.raw(column)} ilike ${tail} and strpos(lower(${sql.raw(column)}), lower(${term})) > 0)`;
+  const ref = sql.raw(column);
+  if (chars.length <= PG_PATTERN_CHARS) return sql<SqlBool>`${ref} ilike ${containsPattern(term)}`;
+  const pieces = pgPieces(chars).map((piece) => sql`${ref} ilike ${containsPattern(piece)}`);
+  return sql<SqlBool>`(${sql.join(pieces, sql` and `)} and strpos(lower(${ref}), lower(${term})) > 0)`;
 }
 
 /**
