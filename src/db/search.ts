@@ -23,7 +23,7 @@ export const MAX_SEARCH_TERM_LENGTH = 500;
  * through. Such terms are so common that a page fills long before; when it does not, the answer
  * is a 422 rather than a walk of every ticket the organization has.
  */
-export const UNINDEXED_TERM_WINDOW = 10_000;
+export const UNINDEXED_TERM_WINDOW = 5_000;
 
 /** At most this many distinct trigrams of a term are looked up in the index; the rest are rechecked. */
 export const MAX_LOOKUP_TRIGRAMS = 8;
@@ -125,7 +125,15 @@ export const sqliteTicketSearch: TicketSearch = {
     const query = db.selectFrom('tickets').where('tickets.organization_id', '=', organizationId).where('tickets.ticket_number', '=', ticketNumber);
     return { query, newestFirst: key };
   },
-  textMatch: (term) => sqliteRecheck(term),
+  textMatch(term) {
+    // Terms of one or two characters, over a bounded window of tickets: SQLite's own LIKE, several
+    // times faster than the JavaScript test (which folds the case of ASCII letters only, as these
+    // short terms always did; longer terms fold every letter).
+    const pattern = containsPattern(term.text);
+    return sql<SqlBool>`(tickets.subject like ${pattern} escape '\\' or tickets.description like ${pattern} escape '\\'
+      or exists (select 1 from customers c where c.id = tickets.customer_id
+        and (c.name like ${pattern} escape '\\' or c.email like ${pattern} escape '\\')))`;
+  },
 };
 
 /**
