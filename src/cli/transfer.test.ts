@@ -423,8 +423,10 @@ describe('ticketing export / import', () => {
         .sort();
     expect(Object.keys(ORGANIZATION_COLUMNS).sort()).toEqual(columnsOf('organizations'));
     for (const spec of TRANSFER_TABLES) expect(Object.keys(spec.columns).sort(), spec.table).toEqual(columnsOf(spec.table));
+    // ticket_search_organizations (SQLite) is derived too: the search index's key of each
+    // organization, given by a trigger when the organization is inserted (migration 0009).
     const withOrganization = tables
-      .filter((t) => t.columns.some((c) => c.name === 'organization_id') && !BYTES_TABLES.includes(t.name))
+      .filter((t) => t.columns.some((c) => c.name === 'organization_id') && !BYTES_TABLES.includes(t.name) && t.name !== 'ticket_search_organizations')
       .map((t) => t.name);
     expect(withOrganization.sort()).toEqual(TRANSFER_TABLES.map((t) => t.table).sort());
   });
