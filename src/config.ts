@@ -54,8 +54,8 @@ const EnvSchema = Type.Object({
   WEBHOOKS_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 1000, default: 8 }),
   // Search (docs/operations.md#search).
   SEARCH_TIMEOUT_MS: Type.Integer({ minimum: 10, maximum: 600_000, default: 800 }),
-  SEARCH_CONCURRENCY: Type.Integer({ minimum: 0, maximum: 64, default: 2 }),
-  SEARCH_CONCURRENCY_PER_ORGANIZATION: Type.Integer({ minimum: 1, maximum: 64, default: 1 }),
+  SEARCH_CONCURRENCY: Type.Integer({ minimum: 0, maximum: 64, default: 4 }),
+  SEARCH_CONCURRENCY_PER_ORGANIZATION: Type.Integer({ minimum: 1, maximum: 64, default: 2 }),
 });
 
 export interface Config {

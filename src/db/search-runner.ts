@@ -17,7 +17,7 @@ export interface SearchOptions {
   perOrganization: number;
 }
 
-export const DEFAULT_SEARCH_OPTIONS: SearchOptions = { timeoutMs: 800, concurrency: 2, perOrganization: 1 };
+export const DEFAULT_SEARCH_OPTIONS: SearchOptions = { timeoutMs: 800, concurrency: 4, perOrganization: 2 };
 
 /** The search did not finish within its budget. */
 export class SearchTimeoutError extends Error {
