@@ -25,9 +25,6 @@ export const MAX_SEARCH_TERM_LENGTH = 500;
  */
 export const UNINDEXED_TERM_WINDOW = 5_000;
 
-/** At most this many distinct trigrams of a term are looked up in the index; the rest are rechecked. */
-export const MAX_LOOKUP_TRIGRAMS = 8;
-
 export type TicketsQuery = SelectQueryBuilder<Database, 'tickets', object>;
 
 /**
@@ -52,25 +49,42 @@ export interface TicketSearch {
 /** The term as a LIKE pattern matching it anywhere, with `\` escaping `\`, `%` and `_`. */
 const containsPattern = (term: string): string => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/** Characters of each piece of a term looked up in the SQLite index (a phrase of 4 trigrams). */
+export const LOOKUP_PIECE_CHARS = 6;
+/** At most this many pieces of a term are looked up; the rest of the term is rechecked. */
+export const MAX_LOOKUP_PIECES = 6;
+
 /**
- * Up to `max` distinct trigrams of the term (by code point, distinct when case-folded), spread over its length so
- * that they cover its start, middle and end. A long or repetitive term (`a` × 500 has one) costs
- * at most `max` posting-list reads; exactness comes from the recheck.
+ * The pieces of a term the SQLite index looks up, all of which a matching ticket must contain as
+ * phrases (each a quoted FTS5 string: its trigrams, in order). A term up to LOOKUP_PIECE_CHARS
+ * characters is its own piece, an exact phrase. A longer one gives at most MAX_LOOKUP_PIECES
+ * distinct pieces: the window with the most distinct characters (the middle one of such windows),
+ * its start, its end, and pieces spread between. So a long or repetitive term costs at most 24
+ * trigram posting lists and short phrases, never the phrase of 498 trigrams that `a` × 500 made
+ * (13 s over 100 KB tickets); pieces rather than single trigrams keep the candidates few, and the
+ * recheck makes the result exact.
  */
-export function lookupTrigrams(term: string, max = MAX_LOOKUP_TRIGRAMS): string[] {
-  // Folded only to find the distinct ones: FTS5 folds what it looks up itself, in its own way.
+export function lookupPieces(term: string): string[] {
   const chars = [...term];
-  const distinct: string[] = [];
+  const n = LOOKUP_PIECE_CHARS;
+  if (chars.length <= n) return [term];
+  const last = chars.length - n;
+  const distinct = Array.from({ length: last + 1 }, (_, i) => new Set(chars.slice(i, i + n).map((c) => c.toLowerCase())).size);
+  const most = Math.max(...distinct);
+  const tied = distinct.flatMap((d, i) => (d === most ? [i] : []));
+  const spread = Array.from({ length: MAX_LOOKUP_PIECES }, (_, k) => Math.round((k * last) / (MAX_LOOKUP_PIECES - 1)));
+  const starts = [tied[Math.floor(tied.length / 2)]!, 0, last, ...spread];
+  const pieces: string[] = [];
   const seen = new Set<string>();
-  for (let i = 0; i + 3 <= chars.length; i++) {
-    const trigram = chars.slice(i, i + 3).join('');
-    if (!seen.has(trigram.toLowerCase())) {
-      seen.add(trigram.toLowerCase());
-      distinct.push(trigram);
-    }
+  for (const start of starts) {
+    const piece = chars.slice(start, start + n).join('');
+    // Folded only to tell pieces apart: FTS5 folds what it looks up itself.
+    if (seen.has(piece.toLowerCase())) continue;
+    seen.add(piece.toLowerCase());
+    pieces.push(piece);
+    if (pieces.length === MAX_LOOKUP_PIECES) break;
   }
-  if (distinct.length <= max) return distinct;
-  return Array.from({ length: max }, (_, i) => distinct[Math.round((i * (distinct.length - 1)) / (max - 1))]!);
+  return pieces;
 }
 
 /** 2^40: an organization's entries in the SQLite index are the rowids key × 2^40 + ticket number. */
@@ -102,9 +116,8 @@ const sqliteRecheck = (term: SearchTerm): RawBuilder<SqlBool> => {
 export const sqliteTicketSearch: TicketSearch = {
   indexes: (term) => [...term].length >= 3,
   indexedTickets(db, organizationId, term) {
-    // A bounded AND of distinct trigrams (each a quoted FTS5 string: only `"` is special, doubled),
-    // never a phrase of hundreds: the phrase of `a` × 500 walked position lists for seconds.
-    const match = lookupTrigrams(term.text).map((t) => `"${t.replace(/"/g, '""')}"`).join(' AND ');
+    // A bounded AND of short phrases (quoted FTS5 strings: only `"` is special, doubled).
+    const match = lookupPieces(term.text).map((piece) => `"${piece.replace(/"/g, '""')}"`).join(' AND ');
     const range = sql`(select k.key * ${sql.lit(PARTITION)} from ticket_search_organizations k where k.organization_id = ${organizationId})`;
     // `s CROSS JOIN tickets` keeps the index as the outer loop: it yields the organization's
     // candidates newest first (FTS5 consumes `order by rowid desc`), each ticket fetched by its
