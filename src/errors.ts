@@ -100,11 +100,12 @@ export const errors = {
       undefined,
       { 'retry-after': '1' },
     ),
-  searchWindowExceeded: (window: number) =>
+  searchWindowExceeded: (window: number, ticketNumber: number | null) =>
     new AppError(
       422,
       'search_term_too_short',
-      `A search term of one or two characters (or, on PostgreSQL, without three letters or digits in a row) looks only through the newest ${window} tickets that match the other filters, and this page lies beyond them: search for a longer term or narrow the list with filters`,
+      `A search term of one or two characters (or, on PostgreSQL, without three letters or digits in a row) looks only through the newest ${window} tickets that match the other filters, and this page lies beyond them: search for a longer term or narrow the list with filters` +
+        (ticketNumber === null ? '' : ` (to find ticket ${ticketNumber} by its number, search for TKT-${ticketNumber})`),
     ),
   internal: () => new AppError(500, 'internal_error', 'Internal server error'),
   unavailable: () => new AppError(503, 'unavailable', 'Service is shutting down; retry shortly'),

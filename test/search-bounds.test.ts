@@ -10,13 +10,17 @@ import { buildTestApp, TEST_STORE, type TestApp, type TestOrg } from './helpers/
  * gets a 503 or a 429 with Retry-After, never a frozen server. Runs on both stores.
  */
 
+let bulkCustomers = 0;
+
 /** Makes `count` tickets in the organization straight in the store (triggers keep the index). */
 async function insertTickets(t: TestApp, org: TestOrg, count: number, subject: string, description: string, firstNumber = 1): Promise<void> {
   const now = new Date().toISOString();
   const customerId = crypto.randomUUID();
+  // No digits in the customer's text, so a search for a number finds numbers only.
+  const email = `bulk-${'abcdefghijklmnopqrstuvwxyz'[bulkCustomers++ % 26]}@x.io`;
   await t.store.db
     .insertInto('customers')
-    .values({ id: customerId, organization_id: org.id, name: 'Bulk', email: `bulk-${customerId}@x.io`, email_normalized: `bulk-${customerId}@x.io`, has_premium_support: 0, is_vip: 0, created_at: now, updated_at: now })
+    .values({ id: customerId, organization_id: org.id, name: 'Bulk', email, email_normalized: email, has_premium_support: 0, is_vip: 0, created_at: now, updated_at: now })
     .execute();
   const rows = Array.from({ length: count }, (_, i) => ({
     id: crypto.randomUUID(), organization_id: org.id, ticket_number: firstNumber + i, tracking_token: crypto.randomUUID(),
@@ -155,6 +159,12 @@ describe('one- and two-character terms', () => {
     const res = await t.request({ method: 'GET', url: '/v1/tickets?search=xq' });
     expect(res.statusCode, res.body).toBe(422);
     expect(res.json<{ detail: string }>().detail).toContain(`newest ${UNINDEXED_TERM_WINDOW} tickets`);
+    // A number names its ticket: the answer says how to find it wherever it lies.
+    const numbered = await t.request({ method: 'GET', url: '/v1/tickets?search=7' });
+    expect(numbered.statusCode, numbered.body).toBe(422);
+    expect(numbered.json<{ detail: string }>().detail).toContain('search for TKT-7');
+    const byDisplayId = await t.request({ method: 'GET', url: '/v1/tickets?search=TKT-7' });
+    expect(byDisplayId.json<Array<{ ticket_number: number }>>().map((x) => x.ticket_number)).toEqual([7]);
     // Three characters or more: the index answers, however deep the matches lie.
     const longer = await t.request({ method: 'GET', url: '/v1/tickets?search=xqz&limit=100' });
     expect(longer.statusCode, longer.body).toBe(200);

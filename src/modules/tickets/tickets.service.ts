@@ -176,7 +176,7 @@ export async function listTickets(deps: TicketDeps, organizationId: string, quer
       // is the whole answer only if nothing lies beyond the window.
       if (!store.search.indexes(text) && found.length < page.limit) {
         const beyond = await read(beyondWindowQuery(store.db, organizationId, filters).compile());
-        if (beyond.length > 0) throw errors.searchWindowExceeded(UNINDEXED_TERM_WINDOW);
+        if (beyond.length > 0) throw errors.searchWindowExceeded(UNINDEXED_TERM_WINDOW, search.search.ticketNumber);
       }
       return found;
     });
