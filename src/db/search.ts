@@ -73,7 +73,11 @@ export function lookupPieces(term: string): string[] {
   const most = Math.max(...distinct);
   const tied = distinct.flatMap((d, i) => (d === most ? [i] : []));
   const spread = Array.from({ length: MAX_LOOKUP_PIECES }, (_, k) => Math.round((k * last) / (MAX_LOOKUP_PIECES - 1)));
-  const starts = [tied[Math.floor(tied.length / 2)]!, 0, last, ...spread];
+  // A term that repeats itself (a sentence twice) is best told by the piece where one repetition
+  // meets the next: every other piece is also in a text holding the sentence once.
+  const period = smallestPeriod(chars.map((c) => c.toLowerCase()));
+  const seam = period < chars.length ? [Math.min(last, Math.max(0, period - Math.floor(n / 2)))] : [];
+  const starts = [...seam, tied[Math.floor(tied.length / 2)]!, 0, last, ...spread];
   const pieces: string[] = [];
   const seen = new Set<string>();
   for (const start of starts) {
@@ -85,6 +89,18 @@ export function lookupPieces(term: string): string[] {
     if (pieces.length === MAX_LOOKUP_PIECES) break;
   }
   return pieces;
+}
+
+/** The smallest p such that the sequence repeats with period p (its length when it does not). */
+function smallestPeriod(chars: string[]): number {
+  // Knuth–Morris–Pratt's failure function: the longest proper border of the whole sequence.
+  const border = new Array<number>(chars.length + 1).fill(0);
+  border[0] = -1;
+  for (let i = 1, k = -1; i <= chars.length; i++) {
+    while (k >= 0 && chars[k] !== chars[i - 1]) k = border[k]!;
+    border[i] = ++k;
+  }
+  return chars.length - border[chars.length]!;
 }
 
 /** 2^40: an organization's entries in the SQLite index are the rowids key × 2^40 + ticket number. */
