@@ -242,7 +242,8 @@ export function sqliteSearchRunner(file: string, options: SearchOptions, busyTim
     });
     worker.on('error', (error) => {
       const task = slot.task;
-      replace(slot);
+      // Replaced when next needed, not at once: a worker that cannot start must not start again in a loop.
+      replace(slot, false);
       task?.reject(error);
     });
     slots.push(slot);
@@ -255,13 +256,14 @@ export function sqliteSearchRunner(file: string, options: SearchOptions, busyTim
     pump();
   };
 
-  const replace = (slot: Slot): void => {
+  const replace = (slot: Slot, now: boolean): void => {
     if (slot.task) clearTimeout(slot.task.timer);
     slot.task = undefined;
-    slots.splice(slots.indexOf(slot), 1);
+    const index = slots.indexOf(slot);
+    if (index >= 0) slots.splice(index, 1);
     void slot.worker.terminate();
     // Its replacement starts now, so the next search does not pay for the start.
-    if (!closed) spawn();
+    if (now && !closed) spawn();
     pump();
   };
 
@@ -279,7 +281,7 @@ export function sqliteSearchRunner(file: string, options: SearchOptions, busyTim
     const waiting = queue.indexOf(task);
     if (waiting >= 0) queue.splice(waiting, 1);
     const slot = slots.find((s) => s.task === task);
-    if (slot) replace(slot);
+    if (slot) replace(slot, true);
     task.reject(new SearchTimeoutError());
   };
 
