@@ -16,6 +16,7 @@ import { createOrganization } from '../src/modules/organizations/organizations.s
 import { startWebhookWorker } from '../src/modules/webhooks/webhooks.worker.js';
 import { openBlobStore } from '../src/storage/open-blob-store.js';
 import type { ClientInput, ClientOutput, ThroughputResult } from './client.js';
+import { searchBench } from './search.js';
 import { SEARCH_TERM, seed } from './seed.js';
 import { deliveryLatency, drained, startReceiver, subscribe, type LatencyFigures } from './webhooks.js';
 
@@ -29,6 +30,9 @@ import { deliveryLatency, drained, startReceiver, subscribe, type LatencyFigures
  * made on that server (`ticketing_bench_...`, dropped afterwards: the one named is never touched).
  * On PostgreSQL creates are also measured through three `ticketing serve` processes at once, as
  * behind a load balancer (with REDIS_URL, if set, for their shared rate limits).
+ *
+ * Then the search bench (bench/search.ts): each kind of term at 10,000 and BENCH_SEARCH_LARGE
+ * tickets (default 100,000; 1000000 for a million). BENCH_SEARCH_ONLY=1 runs that part alone.
  */
 const TICKETS = Number(process.env.BENCH_TICKETS ?? 100_000);
 if (!Number.isSafeInteger(TICKETS) || TICKETS < 1) throw new Error(`BENCH_TICKETS must be a positive integer, got ${process.env.BENCH_TICKETS}`);
@@ -255,7 +259,13 @@ function table(rows: ThroughputResult[]): string[] {
   ];
 }
 
-main().catch((error: unknown) => {
+/** BENCH_SEARCH_ONLY=1: only the search bench; otherwise it follows the rest. */
+async function all(): Promise<void> {
+  if (process.env.BENCH_SEARCH_ONLY !== '1') await main();
+  await searchBench(serverUrl, log);
+}
+
+all().catch((error: unknown) => {
   process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exitCode = 1;
 });

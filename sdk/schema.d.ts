@@ -2125,7 +2125,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Rate limit exceeded: retry after the seconds in Retry-After */
+        /** @description Rate limit exceeded, or (`search_busy`) too many searches of the organization at once: retry after the seconds in Retry-After */
         RateLimited: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
@@ -2186,7 +2186,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The data store is temporarily unavailable (down, overloaded past its timeouts, read-only or full): retry after the seconds in Retry-After; nothing in the request needs to change */
+        /** @description The data store is temporarily unavailable (down, overloaded past its timeouts, read-only or full): retry after the seconds in Retry-After; nothing in the request needs to change. On a search, `search_timeout`: it did not finish within its time budget; retry after Retry-After or narrow it */
         StoreUnavailable: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
@@ -2339,7 +2339,7 @@ export interface operations {
                 category?: string;
                 /** @description true: no agent assigned; false: an agent assigned */
                 unassigned?: boolean;
-                /** @description Case-insensitive substring of subject, description, customer name or email; or a ticket number / TKT- id */
+                /** @description Case-insensitive substring of subject, description, customer name or email; or a ticket number / TKT- id. At most 500 characters. A term of one or two characters looks through the newest 5000 tickets matching the other filters (422 search_term_too_short when the page lies beyond them). A search past its time budget is 503 search_timeout; more searches of one organization at once than allowed, 429 search_busy. */
                 search?: string;
                 /** @description Only tickets changed at or after this moment (updated_at >= it): what changed since the last sync */
                 updated_since?: string;

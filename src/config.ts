@@ -3,6 +3,7 @@ import { Value } from 'typebox/value';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { isPostgresUrl } from './db/dialect.js';
+import type { SearchOptions } from './db/search-runner.js';
 import type { StoreTimeouts } from './db/store.js';
 
 /** Environment variables the service reads, validated once at start. */
@@ -53,6 +54,10 @@ const EnvSchema = Type.Object({
   WEBHOOKS_POLL_INTERVAL_MS: Type.Integer({ minimum: 10, maximum: 600_000, default: 500 }),
   WEBHOOKS_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 1000, default: 8 }),
   CORS_ORIGINS: Type.Optional(Type.String()),
+  // Search (docs/operations.md#search).
+  SEARCH_TIMEOUT_MS: Type.Integer({ minimum: 10, maximum: 600_000, default: 800 }),
+  SEARCH_CONCURRENCY: Type.Integer({ minimum: 0, maximum: 64, default: 4 }),
+  SEARCH_CONCURRENCY_PER_ORGANIZATION: Type.Integer({ minimum: 1, maximum: 64, default: 2 }),
 });
 
 export interface Config {
@@ -120,6 +125,8 @@ export interface Config {
   webhooks: WebhookConfig;
   /** Browser origins allowed to call the API (CORS): any (`*`), a list, or none (null: CORS off). */
   corsOrigins: '*' | string[] | null;
+  /** Time budget of a search, searches at once (SQLite worker threads, PostgreSQL connections), and per organization. */
+  search: SearchOptions;
 }
 
 export interface WebhookConfig {
@@ -324,5 +331,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       concurrency: e.WEBHOOKS_CONCURRENCY,
     },
     corsOrigins: parseCorsOrigins(e.CORS_ORIGINS),
+    search: {
+      timeoutMs: e.SEARCH_TIMEOUT_MS,
+      concurrency: e.SEARCH_CONCURRENCY,
+      perOrganization: e.SEARCH_CONCURRENCY_PER_ORGANIZATION,
+    },
   };
 }

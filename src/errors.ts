@@ -130,6 +130,21 @@ export const errors = {
       undefined,
       { 'retry-after': String(retryAfterSeconds) },
     ),
+  searchBusy: (limit: number) =>
+    new AppError(
+      429,
+      'search_busy',
+      `Too many searches of this organization are running at once (at most ${limit}); retry in a moment`,
+      undefined,
+      { 'retry-after': '1' },
+    ),
+  searchWindowExceeded: (window: number, ticketNumber: number | null) =>
+    new AppError(
+      422,
+      'search_term_too_short',
+      `A search term of one or two characters (or, on PostgreSQL, without three letters or digits in a row) looks only through the newest ${window} tickets that match the other filters, and this page lies beyond them: search for a longer term or narrow the list with filters` +
+        (ticketNumber === null ? '' : ` (to find ticket ${ticketNumber} by its number, search for TKT-${ticketNumber})`),
+    ),
   internal: () => new AppError(500, 'internal_error', 'Internal server error'),
   unavailable: () => new AppError(503, 'unavailable', 'Service is shutting down; retry shortly'),
   /** The store (or the attachment storage) cannot serve right now: retryable (docs/api-behaviour.md). */
@@ -137,7 +152,19 @@ export const errors = {
     new AppError(503, 'store_unavailable', 'The data store is temporarily unavailable; retry shortly', undefined, {
       'retry-after': String(STORE_RETRY_AFTER_SECONDS),
     }),
+  /** A search ran out of its time budget (SEARCH_TIMEOUT_MS): retryable, or narrowed. */
+  searchTimeout: (timeoutMs: number) =>
+    new AppError(
+      503,
+      'search_timeout',
+      `The search did not finish within its ${timeoutMs} ms budget; narrow it (a longer term, or filters) or retry shortly`,
+      undefined,
+      { 'retry-after': String(SEARCH_RETRY_AFTER_SECONDS) },
+    ),
 };
+
+/** Seconds a client should wait before retrying a search that ran out of time. */
+export const SEARCH_RETRY_AFTER_SECONDS = 2;
 
 /** Seconds a client should wait before retrying a request that found the store unavailable. */
 export const STORE_RETRY_AFTER_SECONDS = 2;

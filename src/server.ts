@@ -48,7 +48,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   // the statement timeouts that bound requests.
   const applied = await migrateWith({ ...storeOptions, poolSize: 1, timeouts: COMMAND_TIMEOUTS });
   for (const name of applied) out.stderr.write(`ticketing: applied migration ${name}\n`);
-  const store = openStore({ ...storeOptions, timeouts: config.databaseTimeouts });
+  const store = openStore({ ...storeOptions, timeouts: config.databaseTimeouts, search: config.search });
   let app: FastifyInstance | undefined;
   let address: string;
   let bootstrapKey: string | null = null;

@@ -7,6 +7,7 @@ import * as m0003 from './migrations/0003_create_attachment_chunks.js';
 import * as m0004 from './migrations/0004_add_dashboard_indexes.js';
 import * as m0006 from './migrations/0006_track_organization_storage_usage.js';
 import * as m0008 from './migrations/0008_create_events_and_webhooks.js';
+import * as m0009 from './migrations/0009_partition_ticket_search_by_organization.js';
 import * as m0010 from './migrations/0010_create_idempotency_keys.js';
 import * as m0011 from './migrations/0011_add_updated_since_indexes.js';
 import type { Database } from './types.js';
@@ -19,6 +20,7 @@ export const migrations: Record<string, Migration> = {
   '0004_add_dashboard_indexes': m0004,
   '0006_track_organization_storage_usage': m0006,
   '0008_create_events_and_webhooks': m0008,
+  '0009_partition_ticket_search_by_organization': m0009,
   '0010_create_idempotency_keys': m0010,
   '0011_add_updated_since_indexes': m0011,
 };

@@ -2,54 +2,163 @@ import { sql, type Expression, type RawBuilder, type SelectQueryBuilder, type Sq
 import type { Executor } from '../shared/executor.js';
 import type { Database } from './types.js';
 
+/** A search term as the repository receives it (docs/api-behaviour.md#search). */
+export interface SearchTerm {
+  text: string;
+  /** The ticket the term names by number (`42`, `TKT-42`), or null. */
+  ticketNumber: number | null;
+  /**
+   * When (ms since the epoch) the search must give up. On SQLite the text test checks it for every
+   * ticket it tests, so a search that walks too many candidates fails instead of running on.
+   */
+  deadline: number;
+}
+
+/** Longest search term the API accepts, in characters (the TypeBox schema refuses longer: 422). */
+export const MAX_SEARCH_TERM_LENGTH = 500;
+
+/**
+ * How many of the organization's newest tickets (matching the other filters) a term that no index
+ * can answer (one or two characters; on PostgreSQL, no run of three letters or digits) looks
+ * through. Such terms are so common that a page fills long before; when it does not, the answer
+ * is a 422 rather than a walk of every ticket the organization has.
+ */
+export const UNINDEXED_TERM_WINDOW = 5_000;
+
+export type TicketsQuery = SelectQueryBuilder<Database, 'tickets', object>;
+
 /**
  * The dialect-specific half of ticket search: a case-insensitive substring match over the subject,
- * the description, and the customer's name and email. The repository adds the ticket-number match
- * and the organization, which are the same everywhere.
+ * the description, and the customer's name and email. The repository adds the ticket-number match,
+ * the organization and the filters, which are the same everywhere.
  */
 export interface TicketSearch {
+  /** True when the index answers this term; otherwise the repository walks a bounded window. */
+  indexes(term: string): boolean;
   /**
-   * A statement selecting `seq` of the tickets whose text contains the term, answered from the
-   * search index; it may return other organizations' tickets too (the caller filters), never fewer
-   * of this one's. Undefined when the index cannot answer this term, and then `textMatch` is used.
+   * The organization's tickets matching `term` through the index, ticket columns in scope as
+   * `tickets`, and the expression their order newest first is read by (no sort when alone).
    */
-  indexedMatches(term: string, organizationId: string): RawBuilder<{ seq: number }> | undefined;
-  /**
-   * A query on `tickets` limited to the `seq`s that `matches` selects, in the shape this dialect's
-   * planner serves by fetching each match by its key, however many there are: never by reading
-   * the organization's tickets whole to join them against the matches.
-   */
-  matchedTickets(db: Executor, matches: RawBuilder<{ seq: number }>): SelectQueryBuilder<Database, 'tickets', object>;
-  /**
-   * A condition on the organization's `tickets` that is true when the term occurs in the ticket's
-   * text, tested ticket by ticket while the list walks them newest first.
-   */
-  textMatch(term: string, organizationId: string): Expression<SqlBool>;
+  indexedTickets(db: Executor, organizationId: string, term: SearchTerm): { query: TicketsQuery; newestFirst: RawBuilder<number> };
+  /** The ticket whose number the term names, in the same shape (SQLite: unioned with the matches). */
+  numberedTicket?(db: Executor, organizationId: string, ticketNumber: number): { query: TicketsQuery; newestFirst: RawBuilder<number> };
+  /** A condition on `tickets` true when the term occurs in the ticket's text, tested ticket by ticket. */
+  textMatch(term: SearchTerm, organizationId: string): Expression<SqlBool>;
 }
 
 /** The term as a LIKE pattern matching it anywhere, with `\` escaping `\`, `%` and `_`. */
 const containsPattern = (term: string): string => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** SQLite: FTS5 trigram index for terms of three characters or more. */
+/** Characters of each piece of a term looked up in the SQLite index (a phrase of 4 trigrams). */
+export const LOOKUP_PIECE_CHARS = 6;
+/** At most this many pieces of a term are looked up; the rest of the term is rechecked. */
+export const MAX_LOOKUP_PIECES = 6;
+
+/**
+ * The pieces of a term the SQLite index looks up, all of which a matching ticket must contain as
+ * phrases (each a quoted FTS5 string: its trigrams, in order). A term up to LOOKUP_PIECE_CHARS
+ * characters is its own piece, an exact phrase. A longer one gives at most MAX_LOOKUP_PIECES
+ * distinct pieces: the window with the most distinct characters (the middle one of such windows),
+ * its start, its end, and pieces spread between. So a long or repetitive term costs at most 24
+ * trigram posting lists and short phrases, never the phrase of 498 trigrams that `a` × 500 made
+ * (13 s over 100 KB tickets); pieces rather than single trigrams keep the candidates few, and the
+ * recheck makes the result exact.
+ */
+export function lookupPieces(term: string): string[] {
+  const chars = [...term];
+  const n = LOOKUP_PIECE_CHARS;
+  if (chars.length <= n) return [term];
+  const last = chars.length - n;
+  const distinct = Array.from({ length: last + 1 }, (_, i) => new Set(chars.slice(i, i + n).map((c) => c.toLowerCase())).size);
+  const most = Math.max(...distinct);
+  const tied = distinct.flatMap((d, i) => (d === most ? [i] : []));
+  const spread = Array.from({ length: MAX_LOOKUP_PIECES }, (_, k) => Math.round((k * last) / (MAX_LOOKUP_PIECES - 1)));
+  // A term that repeats itself (a sentence twice) is best told by the piece where one repetition
+  // meets the next: every other piece is also in a text holding the sentence once.
+  const period = smallestPeriod(chars.map((c) => c.toLowerCase()));
+  const seam = period < chars.length ? [Math.min(last, Math.max(0, period - Math.floor(n / 2)))] : [];
+  const starts = [...seam, tied[Math.floor(tied.length / 2)]!, 0, last, ...spread];
+  const pieces: string[] = [];
+  const seen = new Set<string>();
+  for (const start of starts) {
+    const piece = chars.slice(start, start + n).join('');
+    // Folded only to tell pieces apart: FTS5 folds what it looks up itself.
+    if (seen.has(piece.toLowerCase())) continue;
+    seen.add(piece.toLowerCase());
+    pieces.push(piece);
+    if (pieces.length === MAX_LOOKUP_PIECES) break;
+  }
+  return pieces;
+}
+
+/** The smallest p such that the sequence repeats with period p (its length when it does not). */
+function smallestPeriod(chars: string[]): number {
+  // Knuth–Morris–Pratt's failure function: the longest proper border of the whole sequence.
+  const border = new Array<number>(chars.length + 1).fill(0);
+  border[0] = -1;
+  for (let i = 1, k = -1; i <= chars.length; i++) {
+    while (k >= 0 && chars[k] !== chars[i - 1]) k = border[k]!;
+    border[i] = ++k;
+  }
+  return chars.length - border[chars.length]!;
+}
+
+/** 2^40: an organization's entries in the SQLite index are the rowids key × 2^40 + ticket number. */
+const PARTITION = 1099511627776;
+
+/**
+ * The recheck on SQLite: `search_contains(text, folded term, deadline)`, a function registered on
+ * every connection (store.ts, search-readers.ts): JavaScript's case folding and substring test,
+ * which fail the statement once the deadline has passed.
+ */
+export function searchContains(value: unknown, foldedTerm: unknown, deadline: unknown): number {
+  if (Date.now() > Number(deadline)) throw new Error(SEARCH_BUDGET_EXCEEDED);
+  return typeof value === 'string' && value.toLowerCase().includes(String(foldedTerm)) ? 1 : 0;
+}
+export const SEARCH_BUDGET_EXCEEDED = 'search time budget exceeded';
+
+const sqliteRecheck = (term: SearchTerm): RawBuilder<SqlBool> => {
+  const folded = term.text.toLowerCase();
+  const test = (column: string) => sql`search_contains(${sql.raw(column)}, ${folded}, ${term.deadline})`;
+  return sql<SqlBool>`(${test('tickets.subject')} or ${test('tickets.description')}
+      or exists (select 1 from customers c where c.id = tickets.customer_id and (${test('c.name')} or ${test('c.email')})))`;
+};
+
+/**
+ * SQLite: an FTS5 trigram index partitioned by organization (migration 0009): each entry's rowid
+ * is `organization key × 2^40 + ticket number`, so the caller's entries are one rowid range that
+ * FTS5 seeks to in every posting list, and that range read backwards is newest first.
+ */
 export const sqliteTicketSearch: TicketSearch = {
-  indexedMatches(term) {
-    if ([...term].length < 3) return undefined;
-    // A quoted FTS5 string of trigrams matches exactly where the term is a substring; inside the
-    // quotes every character is literal except the quote itself, which is doubled.
-    const phrase = `"${term.replace(/"/g, '""')}"`;
-    return sql<{ seq: number }>`select rowid as seq from ticket_search where ticket_search match ${phrase}`;
+  indexes: (term) => [...term].length >= 3,
+  indexedTickets(db, organizationId, term) {
+    // A bounded AND of short phrases (quoted FTS5 strings: only `"` is special, doubled).
+    const match = lookupPieces(term.text).map((piece) => `"${piece.replace(/"/g, '""')}"`).join(' AND ');
+    const range = sql`(select k.key * ${sql.lit(PARTITION)} from ticket_search_organizations k where k.organization_id = ${organizationId})`;
+    // `s CROSS JOIN tickets` keeps the index as the outer loop: it yields the organization's
+    // candidates newest first (FTS5 consumes `order by rowid desc`), each ticket fetched by its
+    // number, each rechecked, until the page is full.
+    const query = db
+      .selectFrom(sql`ticket_search`.as('s'))
+      .crossJoin('tickets')
+      .where(sql<SqlBool>`s.ticket_search match ${match}`)
+      .where(sql<SqlBool>`s.rowid >= ${range}`)
+      .where(sql<SqlBool>`s.rowid < ${range} + ${sql.lit(PARTITION)}`)
+      .where('tickets.organization_id', '=', organizationId)
+      .where(sql<SqlBool>`tickets.ticket_number = s.rowid - ${range}`)
+      .where(sqliteRecheck(term)) as unknown as TicketsQuery;
+    return { query, newestFirst: sql<number>`s.rowid` };
   },
-  matchedTickets(db, matches) {
-    // `m CROSS JOIN tickets` makes SQLite loop over the matches and fetch each ticket by its rowid
-    // (a cross join keeps the order written). Written as `seq IN (...)` instead, the planner walks
-    // every ticket of the organization newest-first and tests each against the match list. `m`
-    // only adds `seq`, which nothing else names unqualified: the rest is a query on tickets.
-    return db.selectFrom(sql<{ seq: number }>`(${matches})`.as('m')).crossJoin('tickets').whereRef('tickets.seq', '=', 'm.seq');
+  numberedTicket(db, organizationId, ticketNumber) {
+    const key = sql<number>`(select k.key * ${sql.lit(PARTITION)} from ticket_search_organizations k where k.organization_id = ${organizationId}) + tickets.ticket_number`;
+    const query = db.selectFrom('tickets').where('tickets.organization_id', '=', organizationId).where('tickets.ticket_number', '=', ticketNumber);
+    return { query, newestFirst: key };
   },
   textMatch(term) {
-    // A trigram index cannot answer one- or two-character terms; such short terms match so many
-    // tickets that walking the organization's tickets newest-first fills a page quickly.
-    const pattern = containsPattern(term);
+    // Terms of one or two characters, over a bounded window of tickets: SQLite's own LIKE, several
+    // times faster than the JavaScript test (which folds the case of ASCII letters only, as these
+    // short terms always did; longer terms fold every letter).
+    const pattern = containsPattern(term.text);
     return sql<SqlBool>`(tickets.subject like ${pattern} escape '\\' or tickets.description like ${pattern} escape '\\'
       or exists (select 1 from customers c where c.id = tickets.customer_id
         and (c.name like ${pattern} escape '\\' or c.email like ${pattern} escape '\\')))`;
@@ -62,36 +171,71 @@ export const sqliteTicketSearch: TicketSearch = {
  */
 const hasTrigram = (term: string): boolean => /[\p{L}\p{N}]{3}/u.test(term);
 
+/** Characters of a long term given to `ILIKE` (and so to the trigram index); the rest is rechecked by `strpos`. */
+const PG_PATTERN_CHARS = 24;
+
+/**
+ * Up to three PG_PATTERN_CHARS-character pieces of a longer term: its start, its end, and a piece
+ * with the most distinct characters (where a near miss is least likely to go on matching).
+ */
+function pgPieces(chars: string[]): string[] {
+  const n = PG_PATTERN_CHARS;
+  // Of the windows with the most distinct characters, the middle one: `a` × 300 + `b` + `a` × 199
+  // gives `a` × 12 + `b` + `a` × 11, which a text of `a`s with one `baaa` does not contain, where
+  // the first such window (`a` × 23 + `b`) it does, and strpos would then run.
+  const distinct = Array.from({ length: chars.length - n + 1 }, (_, i) => new Set(chars.slice(i, i + n)).size);
+  const most = Math.max(...distinct);
+  const tied = distinct.flatMap((d, i) => (d === most ? [i] : []));
+  const best = tied[Math.floor(tied.length / 2)]!;
+  const pieces = [chars.slice(0, n), chars.slice(best, best + n), chars.slice(-n)].map((p) => p.join(''));
+  return [...new Set(pieces)];
+}
+
+/**
+ * The text test on PostgreSQL. Up to PG_PATTERN_CHARS characters: `ILIKE` as it is. Longer: `ILIKE`
+ * with a few pieces of the term (pgPieces: what the trigram index looks up, and what each candidate
+ * is rechecked with, at a cost bounded by their length), then the whole term by `strpos` over the
+ * lower-cased text: `ILIKE '%…500 characters…%'` over 100 KB texts compared character by character
+ * for seconds. `ILIKE` folds case as `lower()` does. What is left unbounded (a text that contains
+ * every piece, many times) is bounded by the search's statement timeout.
+ */
+function pgTextTest(column: string, term: string): RawBuilder<SqlBool> {
+  const chars = [...term];
+  const ref = sql.raw(column);
+  if (chars.length <= PG_PATTERN_CHARS) return sql<SqlBool>`${ref} ilike ${containsPattern(term)}`;
+  const pieces = pgPieces(chars).map((piece) => sql`${ref} ilike ${containsPattern(piece)}`);
+  return sql<SqlBool>`(${sql.join(pieces, sql` and `)} and strpos(lower(${ref}), lower(${term})) > 0)`;
+}
+
 /**
  * PostgreSQL: `ILIKE` over GIN trigram indexes (pg_trgm, each led by the organization through
  * btree_gin), one per searched column, so a match is a bitmap OR of index scans confined to the
- * organization. The index only narrows the candidates; `ILIKE` rechecks each one, so the result is
- * exactly the substring match. Backslash is `ILIKE`'s default escape character, so no `ESCAPE`
- * clause (which would wrap the pattern in a function call) is needed.
+ * organization. The index only narrows the candidates; the test rechecks each one, so the result
+ * is exactly the substring match. Backslash is `ILIKE`'s default escape character.
  */
 export const postgresTicketSearch: TicketSearch = {
-  indexedMatches(term, organizationId) {
-    if (!hasTrigram(term)) return undefined;
-    const pattern = containsPattern(term);
-    return sql<{ seq: number }>`select seq from tickets where organization_id = ${organizationId}
-        and (subject ilike ${pattern} or description ilike ${pattern})
+  indexes: hasTrigram,
+  indexedTickets(db, organizationId, term) {
+    const matches = sql<{ seq: number }>`select seq from tickets where organization_id = ${organizationId}
+        and (${pgTextTest('subject', term.text)} or ${pgTextTest('description', term.text)})
       union select t.seq from customers c
         join tickets t on t.organization_id = c.organization_id and t.customer_id = c.id
-        where c.organization_id = ${organizationId} and (c.name ilike ${pattern} or c.email ilike ${pattern})`;
-  },
-  matchedTickets(db, matches) {
+        where c.organization_id = ${organizationId} and (${pgTextTest('c.name', term.text)} or ${pgTextTest('c.email', term.text)})`;
+    const byNumber =
+      term.ticketNumber === null
+        ? sql``
+        : sql` union select seq from tickets where organization_id = ${organizationId} and ticket_number = ${term.ticketNumber}`;
     // The matches become one array (an InitPlan) and each ticket is fetched by its primary key.
     // Joined as a relation instead, a common term (thousands of matches) makes the planner read
     // the organization's tickets whole into a hash join: a table scan that grows with the table.
-    return db.selectFrom('tickets').where(sql<SqlBool>`tickets.seq = any(array(${matches}))`);
+    const query = db.selectFrom('tickets').where(sql<SqlBool>`tickets.seq = any(array(${matches}${byNumber}))`);
+    return { query, newestFirst: sql<number>`tickets.ticket_number` };
   },
   textMatch(term, organizationId) {
-    // As on SQLite: terms without a trigram walk the organization's tickets newest-first. The
-    // customer test names the organization as a value, so that a plan that reads the matching
+    // The customer test names the organization as a value, so that a plan that reads the matching
     // customers first reads only this organization's.
-    const pattern = containsPattern(term);
-    return sql<SqlBool>`(tickets.subject ilike ${pattern} or tickets.description ilike ${pattern}
+    return sql<SqlBool>`(${pgTextTest('tickets.subject', term.text)} or ${pgTextTest('tickets.description', term.text)}
       or exists (select 1 from customers c where c.organization_id = ${organizationId} and c.id = tickets.customer_id
-        and (c.name ilike ${pattern} or c.email ilike ${pattern})))`;
+        and (${pgTextTest('c.name', term.text)} or ${pgTextTest('c.email', term.text)})))`;
   },
 };

@@ -42,7 +42,9 @@ describe('choosing the store', () => {
 
   it.runIf(TEST_STORE === 'postgres')('a PostgreSQL pool never opens more than DATABASE_POOL_SIZE connections, and never deadlocks at 1', async () => {
     for (const size of [1, 2]) {
-      const small = await buildTestApp({ DATABASE_POOL_SIZE: String(size) });
+      // Searches here contend for the pool with the creates: none is refused for its organization's
+      // share nor for its time budget (a pool of one serves 30 requests in turn on a loaded machine).
+      const small = await buildTestApp({ DATABASE_POOL_SIZE: String(size), SEARCH_CONCURRENCY_PER_ORGANIZATION: '64', SEARCH_TIMEOUT_MS: '60000' });
       try {
         const body = (i: number) => ({ customer_name: 'P', customer_email: `p${i % 3}@example.com`, subject: `Pooled ${i}`, description: 'd' });
         const responses = await Promise.all(

@@ -7,7 +7,15 @@ import pg from 'pg';
 import { isPostgresUrl, type DialectName } from './dialect.js';
 import { resilientPool } from './pg-pool.js';
 import { withStatementCache } from './sqlite-statements.js';
-import { postgresTicketSearch, sqliteTicketSearch, type TicketSearch } from './search.js';
+import { postgresTicketSearch, searchContains, sqliteTicketSearch, type TicketSearch } from './search.js';
+import {
+  DEFAULT_SEARCH_OPTIONS,
+  mainThreadSearchRunner,
+  postgresSearchRunner,
+  sqliteSearchRunner,
+  type SearchOptions,
+  type SearchRunner,
+} from './search-runner.js';
 import { StoreHealth } from './store-health.js';
 import type { Database } from './types.js';
 
@@ -16,6 +24,8 @@ export interface Store {
   db: Kysely<Database>;
   dialect: DialectName;
   search: TicketSearch;
+  /** Where searches run: bounded in time, in number and per organization (search-runner.ts). */
+  searches: SearchRunner;
   /** The SQLite file (null on PostgreSQL or in memory): readiness checks the space left beside it. */
   file: string | null;
   /** Write failures seen by requests, for the readiness check. */
@@ -63,12 +73,14 @@ export interface StoreOptions {
   poolSize?: number | undefined;
   /** PostgreSQL timeouts (default: COMMAND_TIMEOUTS); the server passes the configured ones. */
   timeouts?: StoreTimeouts | undefined;
+  /** How searches run (default: DEFAULT_SEARCH_OPTIONS); the server passes the configured ones. */
+  search?: SearchOptions | undefined;
 }
 
 /** Opens the store named by the configuration: SQLite in the data directory unless told otherwise. */
 export function openStore(options: StoreOptions): Store {
   if (options.databaseUrl && isPostgresUrl(options.databaseUrl)) {
-    return openPostgres(options.databaseUrl, options.poolSize ?? 10, options.timeouts ?? COMMAND_TIMEOUTS);
+    return openPostgres(options.databaseUrl, options.poolSize ?? 10, options.timeouts ?? COMMAND_TIMEOUTS, options.search ?? DEFAULT_SEARCH_OPTIONS);
   }
   const file = options.databaseUrl?.replace(/^sqlite:(\/\/)?/, '') || join(options.dataDir, 'ticketing.sqlite');
   if (file !== ':memory:') mkdirSync(options.dataDir, { recursive: true });
@@ -80,9 +92,21 @@ export function openStore(options: StoreOptions): Store {
   database.pragma('foreign_keys = ON');
   // PostgreSQL's name, so set-based SQL that makes records (events of a cascade) is the same on both.
   database.function('gen_random_uuid', { deterministic: false }, () => randomUUID());
+  // The search's text test (search.ts); the worker threads' connections register the same.
+  database.function('search_contains', { deterministic: false }, searchContains);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   const path = file === ':memory:' ? null : resolve(file);
-  return { db, dialect: 'sqlite', search: sqliteTicketSearch, file: path, health: new StoreHealth(), close: () => db.destroy() };
+  const searchOptions = options.search ?? DEFAULT_SEARCH_OPTIONS;
+  // Worker threads need a file to open; an in-memory store searches on the main thread.
+  const searches =
+    path && searchOptions.concurrency > 0
+      ? sqliteSearchRunner(path, searchOptions, SQLITE_BUSY_TIMEOUT_MS)
+      : mainThreadSearchRunner(db, searchOptions);
+  const close = async () => {
+    await searches.close();
+    await db.destroy();
+  };
+  return { db, dialect: 'sqlite', search: sqliteTicketSearch, searches, file: path, health: new StoreHealth(), close };
 }
 
 const INT8_OID = 20;
@@ -126,7 +150,7 @@ function clientWithConnectTimeout(connectMs: number): typeof pg.Client {
  * of every connection, new ones after a failover included. A connection that breaks fails only
  * the request using it and is replaced (pg-pool.ts).
  */
-function openPostgres(connectionString: string, poolSize: number, timeouts: StoreTimeouts): Store {
+function openPostgres(connectionString: string, poolSize: number, timeouts: StoreTimeouts, search: SearchOptions): Store {
   const pool = new pg.Pool({
     connectionString,
     max: poolSize,
@@ -143,5 +167,7 @@ function openPostgres(connectionString: string, poolSize: number, timeouts: Stor
     keepAliveInitialDelayMillis: timeouts.keepAliveMs,
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: resilientPool(pool) }) });
-  return { db, dialect: 'postgres', search: postgresTicketSearch, file: null, health: new StoreHealth(), close: () => db.destroy() };
+  // Searches hold at most half the pool (and at least one connection), whatever is configured.
+  const searches = postgresSearchRunner(db, { ...search, concurrency: Math.max(1, Math.min(search.concurrency, Math.floor(poolSize / 2))) });
+  return { db, dialect: 'postgres', search: postgresTicketSearch, searches, file: null, health: new StoreHealth(), close: () => db.destroy() };
 }

@@ -81,11 +81,16 @@ const ERROR_RESPONSES: Record<string, { name: string; description: string }> = {
   '416': { name: 'RangeNotSatisfiable', description: 'The requested range is outside the file' },
   '422': { name: 'ValidationFailed', description: 'Validation error: `errors` names each invalid field' },
   '431': { name: 'RequestHeaderFieldsTooLarge', description: 'The request line and headers are larger than 16 KiB' },
-  '429': { name: 'RateLimited', description: 'Rate limit exceeded: retry after the seconds in Retry-After' },
+  '429': {
+    name: 'RateLimited',
+    description: 'Rate limit exceeded, or (`search_busy`) too many searches of the organization at once: retry after the seconds in Retry-After',
+  },
   '500': { name: 'InternalError', description: 'Internal server error (no internals are shown)' },
   '503': {
     name: 'StoreUnavailable',
-    description: 'The data store is temporarily unavailable (down, overloaded past its timeouts, read-only or full): retry after the seconds in Retry-After; nothing in the request needs to change',
+    description:
+      'The data store is temporarily unavailable (down, overloaded past its timeouts, read-only or full): retry after the seconds in Retry-After; nothing in the request needs to change. ' +
+      'On a search, `search_timeout`: it did not finish within its time budget; retry after Retry-After or narrow it',
   },
 };
 

@@ -85,7 +85,7 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
   let config: Config;
   try {
     config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, PUBLIC_URL: 'http://localhost:8080', ...storeEnv, ...env });
-    store = openStore({ dataDir, databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize, timeouts: config.databaseTimeouts });
+    store = openStore({ dataDir, databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize, timeouts: config.databaseTimeouts, search: config.search });
     await migrateToLatest(store.db);
     blobs = openBlobStore(config, store);
     app = await buildApp({ config, store, blobs });

@@ -1,5 +1,5 @@
 import { sql, type Insertable, type SelectQueryBuilder, type Updateable } from 'kysely';
-import type { TicketSearch } from '../../db/search.js';
+import { UNINDEXED_TERM_WINDOW, type SearchTerm, type TicketSearch } from '../../db/search.js';
 import type { Database, TicketRow, TicketsTable } from '../../db/types.js';
 import { forUpdate, type Executor } from '../../shared/executor.js';
 import { afterCursor, type Page, type SortKey } from '../../shared/pagination.js';
@@ -12,6 +12,9 @@ const COLUMNS = [
   'resolved_at', 'closed_at',
 ] as const;
 
+/** The same, named through the table: a search query has the index's columns (subject...) in scope too. */
+const QUALIFIED = COLUMNS.map((c) => `tickets.${c}` as const);
+
 export interface TicketFilters {
   status?: TicketRow['status'] | undefined;
   priority?: TicketRow['priority'] | undefined;
@@ -20,7 +23,7 @@ export interface TicketFilters {
   customerId?: string | undefined;
   category?: string | undefined;
   unassigned?: boolean | undefined;
-  search?: { text: string; ticketNumber: number | null } | undefined;
+  search?: SearchTerm | undefined;
   /** ISO 8601 UTC: tickets whose `updated_at` is at or after it (tickets_org_updated_at_idx). */
   updatedSince?: string | undefined;
 }
@@ -55,26 +58,35 @@ export function findTicketForUpdate(trx: Executor, organizationId: string, id: s
   return forUpdate(trx, query).executeTakeFirst();
 }
 
-type TicketsQuery = SelectQueryBuilder<Database, 'tickets', object>;
-
 /**
- * Where a list query reads its tickets from. With a term the search index answers, the matches
- * (plus the ticket the term names by number) drive the query, each ticket fetched by its key, in
- * the shape the dialect plans that way (TicketSearch.matchedTickets).
+ * The list filters other than search, and the cursor's start (a page read by `cursor` starts after
+ * its ticket number), on a query that has `tickets` in scope.
  */
-function ticketsSource(db: Executor, search: TicketSearch, organizationId: string, term: TicketFilters['search']): TicketsQuery | undefined {
-  const matches = term ? search.indexedMatches(term.text, organizationId) : undefined;
-  if (!term || !matches) return undefined;
-  const byNumber =
-    term.ticketNumber === null
-      ? sql``
-      : sql` union select seq from tickets where organization_id = ${organizationId} and ticket_number = ${term.ticketNumber}`;
-  return search.matchedTickets(db, sql<{ seq: number }>`${matches}${byNumber}`);
+function withFilters<O>(query: SelectQueryBuilder<Database, 'tickets', O>, organizationId: string, filters: TicketFilters, page?: Page) {
+  let q = query.where('tickets.organization_id', '=', organizationId);
+  if (filters.status) q = q.where('tickets.status', '=', filters.status);
+  if (filters.priority) q = q.where('tickets.priority', '=', filters.priority);
+  if (filters.assignedUserId) q = q.where('tickets.assigned_user_id', '=', filters.assignedUserId);
+  if (filters.assignedTeamId) q = q.where('tickets.assigned_team_id', '=', filters.assignedTeamId);
+  if (filters.customerId) q = q.where('tickets.customer_id', '=', filters.customerId);
+  if (filters.category !== undefined) q = q.where('tickets.category', '=', filters.category);
+  if (filters.unassigned !== undefined) q = q.where('tickets.assigned_user_id', filters.unassigned ? 'is' : 'is not', null);
+  if (filters.updatedSince !== undefined) q = q.where('tickets.updated_at', '>=', filters.updatedSince);
+  if (page?.after) q = q.where(afterCursor(page.after, TICKET_ORDER));
+  return q;
 }
 
 /**
  * The query for one page of an organization's tickets, newest first, built but not run (so its
- * plan can be checked); every filter is served by an index.
+ * plan can be checked); every filter is served by an index, and the work a search does is
+ * bounded by the page asked for (docs/architecture.md#search):
+ *
+ * - a term the search index answers: the index yields the organization's candidates (only its
+ *   own: the index is partitioned or led by the organization), each ticket fetched by its key and
+ *   rechecked; on SQLite newest first straight from the index, stopping when the page is full;
+ * - a term it cannot answer (one or two characters): the organization's newest
+ *   UNINDEXED_TERM_WINDOW tickets matching the filters, each tested (`windowExceeded` tells when
+ *   the page lies beyond them).
  */
 export function listTicketsQuery(
   db: Executor,
@@ -84,26 +96,57 @@ export function listTicketsQuery(
   page: Page,
 ) {
   const term = filters.search;
-  const source = ticketsSource(db, search, organizationId, term);
-  let query = (source ?? db.selectFrom('tickets')).select(COLUMNS).where('tickets.organization_id', '=', organizationId);
-  if (filters.status) query = query.where('tickets.status', '=', filters.status);
-  if (filters.priority) query = query.where('tickets.priority', '=', filters.priority);
-  if (filters.assignedUserId) query = query.where('tickets.assigned_user_id', '=', filters.assignedUserId);
-  if (filters.assignedTeamId) query = query.where('tickets.assigned_team_id', '=', filters.assignedTeamId);
-  if (filters.customerId) query = query.where('tickets.customer_id', '=', filters.customerId);
-  if (filters.category !== undefined) query = query.where('tickets.category', '=', filters.category);
-  if (filters.unassigned !== undefined) {
-    query = query.where('tickets.assigned_user_id', filters.unassigned ? 'is' : 'is not', null);
+  if (term && search.indexes(term.text)) {
+    const matches = search.indexedTickets(db, organizationId, term);
+    const text = withFilters(matches.query, organizationId, filters, page).select(QUALIFIED).select(matches.newestFirst.as('newest_first'));
+    const numbered = term.ticketNumber === null ? undefined : search.numberedTicket?.(db, organizationId, term.ticketNumber);
+    if (!numbered) return text.orderBy(sql.ref('newest_first'), 'desc').limit(page.limit).offset(page.offset);
+    // The page of matches read from the index in its order (no sort), then the numbered ticket
+    // put in its place among them: a sort of at most offset + limit + 1 rows.
+    const firstMatches = text.orderBy(sql.ref('newest_first'), 'desc').limit(page.offset + page.limit);
+    const ticket = withFilters(numbered.query, organizationId, filters, page).select(QUALIFIED).select(numbered.newestFirst.as('newest_first'));
+    return db
+      .selectFrom(firstMatches.as('m'))
+      .selectAll()
+      .union(db.selectFrom(ticket.as('n')).selectAll())
+      .orderBy(sql.ref('newest_first'), 'desc')
+      .limit(page.limit)
+      .offset(page.offset);
   }
-  if (filters.updatedSince !== undefined) query = query.where('tickets.updated_at', '>=', filters.updatedSince);
-  if (page.after) query = query.where(afterCursor(page.after, TICKET_ORDER));
-  if (term && !source) {
-    query = query.where((eb) => {
-      const text = search.textMatch(term.text, organizationId);
-      return term.ticketNumber === null ? text : eb.or([text, eb('tickets.ticket_number', '=', term.ticketNumber)]);
-    });
+  if (term) {
+    // The newest tickets of the window, then the text test on each.
+    const window = withFilters(db.selectFrom('tickets'), organizationId, filters, page)
+      .selectAll('tickets')
+      .orderBy('tickets.ticket_number', 'desc')
+      .limit(UNINDEXED_TERM_WINDOW);
+    return db
+      .selectFrom(window.as('tickets'))
+      .select(COLUMNS)
+      .where((eb) => {
+        const text = search.textMatch(term, organizationId);
+        return term.ticketNumber === null ? text : eb.or([text, eb('tickets.ticket_number', '=', term.ticketNumber)]);
+      })
+      .orderBy('tickets.ticket_number', 'desc')
+      .limit(page.limit)
+      .offset(page.offset);
   }
-  return query.orderBy('tickets.ticket_number', 'desc').limit(page.limit).offset(page.offset);
+  return withFilters(db.selectFrom('tickets'), organizationId, filters, page)
+    .select(COLUMNS)
+    .orderBy('tickets.ticket_number', 'desc')
+    .limit(page.limit)
+    .offset(page.offset);
+}
+
+/**
+ * A query that finds a ticket beyond the window of a term no index answers: when a page of such
+ * a search comes back short and this finds one, the page could not be answered within the window.
+ */
+export function beyondWindowQuery(db: Executor, organizationId: string, filters: TicketFilters, page: Page) {
+  return withFilters(db.selectFrom('tickets'), organizationId, filters, page)
+    .select('tickets.seq')
+    .orderBy('tickets.ticket_number', 'desc')
+    .limit(1)
+    .offset(UNINDEXED_TERM_WINDOW);
 }
 
 /** One page of an organization's tickets, newest first. */

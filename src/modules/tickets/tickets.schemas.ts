@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { MAX_SEARCH_TERM_LENGTH, UNINDEXED_TERM_WINDOW } from '../../db/search.js';
 import { DateTime, named, Nullable, pageQuery, StringEnum, Uuid } from '../../shared/schemas.js';
 
 export const TICKET_STATUSES = ['new', 'open', 'pending', 'resolved', 'closed'] as const;
@@ -104,8 +105,11 @@ export const ListTicketsQuery = Type.Object(
     search: Type.Optional(
       Type.String({
         minLength: 1,
-        maxLength: 500,
-        description: 'Case-insensitive substring of subject, description, customer name or email; or a ticket number / TKT- id',
+        maxLength: MAX_SEARCH_TERM_LENGTH,
+        description:
+          'Case-insensitive substring of subject, description, customer name or email; or a ticket number / TKT- id. ' +
+          `At most ${MAX_SEARCH_TERM_LENGTH} characters. A term of one or two characters looks through the newest ${UNINDEXED_TERM_WINDOW} tickets matching the other filters (422 search_term_too_short when the page lies beyond them). ` +
+          'A search past its time budget is 503 search_timeout; more searches of one organization at once than allowed, 429 search_busy.',
       }),
     ),
     updated_since: Type.Optional(

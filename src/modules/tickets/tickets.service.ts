@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Updateable } from 'kysely';
+import { UNINDEXED_TERM_WINDOW } from '../../db/search.js';
+import { SearchBusyError, SearchTimeoutError } from '../../db/search-runner.js';
 import type { Store } from '../../db/store.js';
 import type { TicketsTable } from '../../db/types.js';
 import { errors } from '../../errors.js';
@@ -17,11 +19,13 @@ import { teamExists } from '../teams/teams.repository.js';
 import { userExists } from '../users/users.repository.js';
 import type { CreateTicketBody, ListTicketsQuery, Ticket, UpdateTicketBody } from './tickets.schemas.js';
 import {
+  beyondWindowQuery,
   deleteTicket as deleteTicketRow,
   findTicket,
   findTicketForUpdate,
   insertTicket,
   listTickets as listTicketRows,
+  listTicketsQuery,
   updateTicket as updateTicketRow,
   type TicketColumns,
   type TicketFilters,
@@ -161,11 +165,29 @@ export async function listTickets(deps: TicketDeps, organizationId: string, quer
     customerId: query.customer_id,
     category: query.category,
     unassigned: query.unassigned,
-    search: query.search === undefined ? undefined : { text: query.search, ticketNumber: ticketNumberOf(query.search) },
     updatedSince: query.updated_since === undefined ? undefined : toIso(query.updated_since),
   };
-  const rows = await listTicketRows(deps.store.db, deps.store.search, organizationId, filters, page);
-  return rows.map(presentTicket);
+  if (query.search === undefined) return (await listTicketRows(deps.store.db, deps.store.search, organizationId, filters, page)).map(presentTicket);
+  const text = query.search;
+  const { store } = deps;
+  try {
+    const rows = await store.searches.run(organizationId, async (read, deadline) => {
+      const search = { ...filters, search: { text, ticketNumber: ticketNumberOf(text), deadline } };
+      const found = await read(listTicketsQuery(store.db, store.search, organizationId, search, page).compile());
+      // A term no index answers looked through a window of the newest tickets only: a short page
+      // is the whole answer only if nothing lies beyond the window.
+      if (!store.search.indexes(text) && found.length < page.limit) {
+        const beyond = await read(beyondWindowQuery(store.db, organizationId, filters, page).compile());
+        if (beyond.length > 0) throw errors.searchWindowExceeded(UNINDEXED_TERM_WINDOW, search.search.ticketNumber);
+      }
+      return found;
+    });
+    return rows.map(presentTicket);
+  } catch (error) {
+    if (error instanceof SearchTimeoutError) throw errors.searchTimeout(store.searches.options.timeoutMs);
+    if (error instanceof SearchBusyError) throw errors.searchBusy(error.limit);
+    throw error;
+  }
 }
 
 /** The timestamps a status change sets or clears (decisions §5). */

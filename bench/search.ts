@@ -1,0 +1,155 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { buildApp } from '../src/app.js';
+import { createApiKey } from '../src/auth/api-keys.service.js';
+import { loadConfig } from '../src/config.js';
+import { migrateToLatest } from '../src/db/migrator.js';
+import { openStore } from '../src/db/store.js';
+import { createOrganization } from '../src/modules/organizations/organizations.service.js';
+import { openBlobStore } from '../src/storage/open-blob-store.js';
+import { seed, SEARCH_TERM } from './seed.js';
+
+/**
+ * The search part of `npm run bench` (docs/operations.md#benchmarks): for each kind of term, p50
+ * and p95 through HTTP at 10,000 tickets and at BENCH_SEARCH_LARGE tickets (default 100,000; set
+ * 1000000 for the million the design is measured at: seeding it takes minutes), and the ratio of
+ * the two p95s. On SQLite, or on PostgreSQL when DATABASE_URL names it (a scratch database each).
+ * Sequential requests, one at a time, from a client in the same process.
+ */
+interface TermKind {
+  kind: string;
+  query: (ctx: { rareEmail: string }) => string;
+}
+
+const KINDS: TermKind[] = [
+  { kind: 'rare (one customer\'s email)', query: ({ rareEmail }) => `search=${encodeURIComponent(rareEmail)}` },
+  { kind: `common ("${SEARCH_TERM}", 3%)`, query: () => `search=${SEARCH_TERM}` },
+  { kind: '2 chars, common ("in")', query: () => 'search=in' },
+  { kind: '1 char, common ("e")', query: () => 'search=e' },
+  { kind: '2 chars, absent ("qz")', query: () => 'search=qz' },
+  { kind: 'absent ("zyzzyva")', query: () => 'search=zyzzyva' },
+  { kind: 'long repetitive (a×300 b a×199)', query: () => `search=${'a'.repeat(300)}b${'a'.repeat(199)}` },
+  { kind: 'long, common trigrams (120 ch)', query: () => `search=${encodeURIComponent('Please process a refund for last month. '.repeat(3))}` },
+  { kind: 'search + filters', query: () => `search=${SEARCH_TERM}&status=open&priority=high` },
+  { kind: 'deep offset (offset 250)', query: () => `search=${SEARCH_TERM}&offset=250` },
+];
+
+const SAMPLES = 100;
+const WARMUP = 10;
+
+interface Figures {
+  p50: number;
+  p95: number;
+  statuses: string;
+}
+
+function get(agent: Agent, url: string, key: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent, headers: { authorization: `Bearer ${key}` } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
+async function scratchDatabase(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `ticketing_bench_search_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create database "${name}"`);
+  await admin.end();
+  const scratch = new URL(url);
+  scratch.pathname = `/${name}`;
+  return {
+    url: scratch.toString(),
+    drop: async () => {
+      const again = new pg.Client({ connectionString: url });
+      await again.connect();
+      await again.query(`drop database if exists "${name}" with (force)`);
+      await again.end();
+    },
+  };
+}
+
+async function measureAt(tickets: number, serverUrl: string | undefined, log: (text: string) => void): Promise<Map<string, Figures>> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ticketing-bench-search-'));
+  const scratch = serverUrl ? await scratchDatabase(serverUrl) : undefined;
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_ADMIN_PER_MINUTE: '1000000000',
+    ...(scratch ? { DATABASE_URL: scratch.url, SIGNING_SECRET: randomBytes(36).toString('base64') } : {}),
+  };
+  const config = loadConfig(env);
+  const store = openStore({ dataDir, databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize, timeouts: config.databaseTimeouts, search: config.search });
+  let app: Awaited<ReturnType<typeof buildApp>> | undefined;
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    await migrateToLatest(store.db);
+    // Another organization (as many tickets, up to 100,000), none of which the measured one can see.
+    const other = await createOrganization(store.db, 'Other organization');
+    const organizationId = await createOrganization(store.db, 'Bench organization');
+    const { key } = await createApiKey(store.db, { organizationId, role: 'admin', name: 'bench' });
+    const started = performance.now();
+    await seed(store, other, { tickets: Math.min(tickets, 100_000), customers: 2_000 });
+    await seed(store, organizationId, { tickets, customers: 2_000 });
+    log(`  seeded ${tickets.toLocaleString('en')} tickets (and the other organization's) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    const rare = await store.db.selectFrom('customers').select('email').where('organization_id', '=', organizationId).orderBy('email').limit(1).offset(1000).executeTakeFirstOrThrow();
+    app = await buildApp({ config, store, blobs: openBlobStore(config, store) });
+    const base = await app.listen({ host: '127.0.0.1', port: 0 });
+    const out = new Map<string, Figures>();
+    for (const kind of KINDS) {
+      const url = `${base}/v1/tickets?${kind.query({ rareEmail: rare.email })}`;
+      for (let i = 0; i < WARMUP; i++) await get(agent, url, key);
+      const times: number[] = [];
+      const statuses = new Map<number, number>();
+      for (let i = 0; i < SAMPLES; i++) {
+        const t0 = performance.now();
+        const status = await get(agent, url, key);
+        times.push(performance.now() - t0);
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      }
+      times.sort((a, b) => a - b);
+      out.set(kind.kind, { p50: pct(times, 50), p95: pct(times, 95), statuses: [...statuses].map(([s, n]) => `${s}×${n}`).join(' ') });
+    }
+    return out;
+  } finally {
+    agent.destroy();
+    await app?.close();
+    await store.close();
+    await scratch?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Runs the search bench and prints its table. */
+export async function searchBench(serverUrl: string | undefined, log: (text: string) => void): Promise<void> {
+  const large = Number(process.env.BENCH_SEARCH_LARGE ?? 100_000);
+  if (!Number.isSafeInteger(large) || large < 10_000) throw new Error(`BENCH_SEARCH_LARGE must be an integer of at least 10000, got ${process.env.BENCH_SEARCH_LARGE}`);
+  const storeName = serverUrl ? 'PostgreSQL' : 'SQLite';
+  log(`search bench on ${storeName}: 10,000 tickets...`);
+  const small = await measureAt(10_000, serverUrl, log);
+  log(`search bench on ${storeName}: ${large.toLocaleString('en')} tickets...`);
+  const big = await measureAt(large, serverUrl, log);
+  const f = (v: number) => `${v.toFixed(2)}`.padStart(8);
+  const lines = [
+    '',
+    `Search latency by kind of term, ${storeName}, ${SAMPLES} sequential requests each after ${WARMUP} warm-up (ms; statuses of the large run):`,
+    `  ${'term'.padEnd(34)} ${'p50 10k'.padStart(8)} ${'p95 10k'.padStart(8)} ${`p50 ${large / 1000}k`.padStart(8)} ${`p95 ${large / 1000}k`.padStart(8)} ${'p95 ratio'.padStart(9)}  statuses`,
+  ];
+  for (const kind of KINDS) {
+    const a = small.get(kind.kind)!;
+    const b = big.get(kind.kind)!;
+    lines.push(`  ${kind.kind.padEnd(34)} ${f(a.p50)} ${f(a.p95)} ${f(b.p50)} ${f(b.p95)} ${`×${(b.p95 / a.p95).toFixed(2)}`.padStart(9)}  ${b.statuses} (10k: ${a.statuses})`);
+  }
+  lines.push('');
+  process.stdout.write(`${lines.join('\n')}\n`);
+}

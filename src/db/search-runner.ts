@@ -1,0 +1,319 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import { sql, type CompiledQuery, type Kysely } from 'kysely';
+import { SEARCH_BUDGET_EXCEEDED } from './search.js';
+import type { Database } from './types.js';
+
+/** How searches run (docs/operations.md#search): time budget and how many at once. */
+export interface SearchOptions {
+  /** A search that takes longer fails (503 search_timeout). */
+  timeoutMs: number;
+  /**
+   * Searches of this process that run at once: SQLite worker threads (0: on the main thread, for
+   * an in-memory store), or PostgreSQL pool connections searches may hold. More wait, within the budget.
+   */
+  concurrency: number;
+  /** Searches of one organization that run (or wait) at once; one more is refused (429 search_busy). */
+  perOrganization: number;
+}
+
+export const DEFAULT_SEARCH_OPTIONS: SearchOptions = { timeoutMs: 800, concurrency: 4, perOrganization: 2 };
+
+/** The search did not finish within its budget. */
+export class SearchTimeoutError extends Error {
+  constructor() {
+    super('search time budget exceeded');
+  }
+}
+
+/** The organization already runs as many searches as it may. */
+export class SearchBusyError extends Error {
+  constructor(readonly limit: number) {
+    super('too many searches of this organization at once');
+  }
+}
+
+export type SearchRead = <R>(query: CompiledQuery<R>) => Promise<R[]>;
+
+/** Runs searches: bounded in time, in number, and per organization. */
+export interface SearchRunner {
+  readonly options: SearchOptions;
+  /**
+   * Runs `work` as one search of the organization, its reads through `read`, all before `deadline`
+   * (which `work` also passes to the SQL text test). Throws SearchBusyError at once when the
+   * organization already runs `perOrganization` searches, SearchTimeoutError past the deadline.
+   */
+  run<T>(organizationId: string, work: (read: SearchRead, deadline: number) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** Counts searches per organization. */
+class PerOrganization {
+  private readonly running = new Map<string, number>();
+  constructor(private readonly limit: number) {}
+  async run<T>(organizationId: string, work: () => Promise<T>): Promise<T> {
+    const count = this.running.get(organizationId) ?? 0;
+    if (count >= this.limit) throw new SearchBusyError(this.limit);
+    this.running.set(organizationId, count + 1);
+    try {
+      return await work();
+    } finally {
+      const left = (this.running.get(organizationId) ?? 1) - 1;
+      if (left > 0) this.running.set(organizationId, left);
+      else this.running.delete(organizationId);
+    }
+  }
+}
+
+/** The SQLite errors that mean the text test's deadline passed. */
+export function isBudgetError(error: unknown): boolean {
+  return error instanceof Error && error.message.includes(SEARCH_BUDGET_EXCEEDED);
+}
+
+/** Slots of a fixed number, handed out first come first served, given up at a deadline. */
+class Slots {
+  private free: number;
+  private readonly waiting: Array<{ take: () => void; timer: NodeJS.Timeout }> = [];
+  constructor(size: number) {
+    this.free = size;
+  }
+  async take(deadline: number): Promise<() => void> {
+    if (this.free > 0) {
+      this.free--;
+      return () => this.give();
+    }
+    return new Promise((resolve, reject) => {
+      const entry = {
+        take: () => resolve(() => this.give()),
+        timer: setTimeout(() => {
+          this.waiting.splice(this.waiting.indexOf(entry), 1);
+          reject(new SearchTimeoutError());
+        }, Math.max(0, deadline - Date.now())),
+      };
+      this.waiting.push(entry);
+    });
+  }
+  private give(): void {
+    const next = this.waiting.shift();
+    if (next) {
+      clearTimeout(next.timer);
+      next.take();
+    } else this.free++;
+  }
+}
+
+/**
+ * PostgreSQL: each read in its own transaction with `statement_timeout` set to what is left of the
+ * budget (SET LOCAL), and at most `concurrency` searches holding connections at once, so searches
+ * never take the whole pool from other requests.
+ */
+export function postgresSearchRunner(db: Kysely<Database>, options: SearchOptions): SearchRunner {
+  const perOrganization = new PerOrganization(options.perOrganization);
+  const slots = new Slots(options.concurrency);
+  return {
+    options,
+    run: (organizationId, work) =>
+      perOrganization.run(organizationId, async () => {
+        const deadline = Date.now() + options.timeoutMs;
+        const release = await slots.take(deadline);
+        try {
+          const read: SearchRead = async (query) => {
+            const left = deadline - Date.now();
+            if (left <= 0) throw new SearchTimeoutError();
+            try {
+              return await db.transaction().execute(async (trx) => {
+                await sql`select set_config('statement_timeout', ${String(left)}, true)`.execute(trx);
+                return (await trx.executeQuery(query)).rows;
+              });
+            } catch (error) {
+              // 57014: query_canceled, here by the statement timeout just set.
+              if ((error as { code?: unknown }).code === '57014') throw new SearchTimeoutError();
+              throw error;
+            }
+          };
+          return await work(read, deadline);
+        } finally {
+          release();
+        }
+      }),
+    close: () => Promise.resolve(),
+  };
+}
+
+/**
+ * SQLite on the main thread (an in-memory store, or SEARCH_CONCURRENCY=0): bounded by the text
+ * test's deadline only, which every candidate passes through.
+ */
+export function mainThreadSearchRunner(db: Kysely<Database>, options: SearchOptions): SearchRunner {
+  const perOrganization = new PerOrganization(options.perOrganization);
+  return {
+    options,
+    run: (organizationId, work) =>
+      perOrganization.run(organizationId, async () => {
+        const read: SearchRead = async (query) => {
+          try {
+            return (await db.executeQuery(query)).rows;
+          } catch (error) {
+            if (isBudgetError(error)) throw new SearchTimeoutError();
+            throw error;
+          }
+        };
+        return work(read, Date.now() + options.timeoutMs);
+      }),
+    close: () => Promise.resolve(),
+  };
+}
+
+/**
+ * The worker's code, run as CommonJS: a read-only connection to the store's file (WAL lets it read
+ * while the main connection writes), the text-test function, and prepared statements by SQL text.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file, { readonly: true, fileMustExist: true });
+db.pragma('busy_timeout = ' + workerData.busyTimeoutMs);
+db.function('search_contains', { deterministic: false }, (value, term, deadline) => {
+  if (Date.now() > Number(deadline)) throw new Error(workerData.budgetMessage);
+  return typeof value === 'string' && value.toLowerCase().includes(String(term)) ? 1 : 0;
+});
+const statements = new Map();
+parentPort.on('message', (task) => {
+  try {
+    let statement = statements.get(task.sql);
+    if (!statement) {
+      statement = db.prepare(task.sql);
+      statements.set(task.sql, statement);
+      if (statements.size > 100) statements.delete(statements.keys().next().value);
+    }
+    parentPort.postMessage({ id: task.id, rows: statement.all(...task.parameters) });
+  } catch (error) {
+    parentPort.postMessage({ id: task.id, error: { message: String(error && error.message), code: error && error.code } });
+  }
+});
+`;
+
+interface Task {
+  id: number;
+  sql: string;
+  parameters: readonly unknown[];
+  resolve: (rows: unknown[]) => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+interface Slot {
+  worker: Worker;
+  task: Task | undefined;
+}
+
+/** Past the deadline, how long a worker may take to stop by itself (its text test) before it is terminated. */
+const TERMINATE_GRACE_MS = 200;
+
+/**
+ * SQLite: searches run on `concurrency` worker threads, each with its own read-only connection, so
+ * no search holds the event loop (better-sqlite3's own advice for long reads). A search past its
+ * deadline fails at once; its worker stops at its next text test or, stuck in SQLite itself, is
+ * terminated and replaced.
+ */
+export function sqliteSearchRunner(file: string, options: SearchOptions, busyTimeoutMs: number): SearchRunner {
+  const perOrganization = new PerOrganization(options.perOrganization);
+  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  const slots: Slot[] = [];
+  const queue: Task[] = [];
+  let nextId = 1;
+  let closed = false;
+
+  const spawn = (): Slot => {
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { driver, file, busyTimeoutMs, budgetMessage: SEARCH_BUDGET_EXCEEDED },
+    });
+    worker.unref();
+    const slot: Slot = { worker, task: undefined };
+    worker.on('message', (message: { id: number; rows?: unknown[]; error?: { message: string; code?: string } }) => {
+      const task = slot.task;
+      if (!task || task.id !== message.id) return;
+      finish(slot);
+      if (message.error) {
+        const error = Object.assign(new Error(message.error.message), { code: message.error.code });
+        task.reject(isBudgetError(error) ? new SearchTimeoutError() : error);
+      } else task.resolve(message.rows ?? []);
+    });
+    worker.on('error', (error) => {
+      const task = slot.task;
+      // Replaced when next needed, not at once: a worker that cannot start must not start again in a loop.
+      replace(slot, false);
+      task?.reject(error);
+    });
+    slots.push(slot);
+    return slot;
+  };
+
+  const finish = (slot: Slot): void => {
+    if (slot.task) clearTimeout(slot.task.timer);
+    slot.task = undefined;
+    pump();
+  };
+
+  const replace = (slot: Slot, now: boolean): void => {
+    if (slot.task) clearTimeout(slot.task.timer);
+    slot.task = undefined;
+    const index = slots.indexOf(slot);
+    if (index >= 0) slots.splice(index, 1);
+    void slot.worker.terminate();
+    // Its replacement starts now, so the next search does not pay for the start.
+    if (now && !closed) spawn();
+    pump();
+  };
+
+  const pump = (): void => {
+    while (!closed && queue.length > 0) {
+      const slot = slots.find((s) => !s.task) ?? (slots.length < options.concurrency ? spawn() : undefined);
+      if (!slot) return;
+      const task = queue.shift()!;
+      slot.task = task;
+      slot.worker.postMessage({ id: task.id, sql: task.sql, parameters: task.parameters });
+    }
+  };
+
+  const expire = (task: Task): void => {
+    const waiting = queue.indexOf(task);
+    if (waiting >= 0) queue.splice(waiting, 1);
+    const slot = slots.find((s) => s.task === task);
+    if (slot) replace(slot, true);
+    task.reject(new SearchTimeoutError());
+  };
+
+  const read = <R>(query: CompiledQuery<R>, deadline: number): Promise<R[]> =>
+    new Promise<R[]>((resolve, reject) => {
+      if (closed) return reject(new Error('The database connection is not open'));
+      const task: Task = {
+        id: nextId++,
+        sql: query.sql,
+        parameters: query.parameters,
+        resolve: resolve as (rows: unknown[]) => void,
+        reject,
+        timer: setTimeout(() => expire(task), Math.max(0, deadline - Date.now()) + TERMINATE_GRACE_MS),
+      };
+      queue.push(task);
+      pump();
+    });
+
+  return {
+    options,
+    run: (organizationId, work) =>
+      perOrganization.run(organizationId, async () => {
+        const deadline = Date.now() + options.timeoutMs;
+        return work((query) => read(query, deadline), deadline);
+      }),
+    async close() {
+      closed = true;
+      for (const task of queue.splice(0)) {
+        clearTimeout(task.timer);
+        task.reject(new Error('The database connection is not open'));
+      }
+      await Promise.all(slots.splice(0).map((s) => s.worker.terminate()));
+    },
+  };
+}
