@@ -69,6 +69,19 @@ describe('cursor paging of tickets', () => {
     expect(after.headers.link).toBeUndefined();
   });
 
+  it('walks a search by its cursor, for an indexed term, a short term and a ticket number', async () => {
+    const org = await t.newOrg('Search walk');
+    const made = await tickets(org, 7);
+    for (const search of ['Ticket', 'Pa', '3']) {
+      const whole = await t.request({ method: 'GET', url: `/v1/tickets?limit=100&search=${search}`, key: org.adminKey });
+      expect(whole.statusCode, whole.body).toBe(200);
+      expect(whole.json<Item[]>().length, search).toBeGreaterThan(0);
+      const walked = await walk(org, `/v1/tickets?limit=2&search=${search}`);
+      expect(ids(walked), search).toEqual(ids(whole.json<Item[]>()));
+    }
+    expect(ids(await walk(org, '/v1/tickets?limit=2&search=Ticket'))).toEqual(ids(made).reverse());
+  });
+
   it('neither skips nor repeats while tickets are created and deleted between pages (offset paging repeats)', async () => {
     const org = await t.newOrg('Concurrent');
     const made = await tickets(org, 20);
