@@ -2217,6 +2217,8 @@ export interface components {
         "Cache-Control": string;
         /** @description `bytes *\/<size>`: the size of the file */
         "Content-Range": string;
+        /** @description The address of the record made (relative to the service): `<this path>/<id>` */
+        CreatedLocation: string;
         /** @description Where to go next */
         Location: string;
         /** @description Requests per minute the key's budget allows */
@@ -2420,6 +2422,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Location: components["headers"]["CreatedLocation"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2731,6 +2734,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Location: components["headers"]["CreatedLocation"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2991,6 +2995,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Location: components["headers"]["CreatedLocation"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3249,6 +3254,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Location: components["headers"]["CreatedLocation"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3618,6 +3624,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Location: components["headers"]["CreatedLocation"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3916,6 +3923,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Location: components["headers"]["CreatedLocation"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4278,6 +4286,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Location: components["headers"]["CreatedLocation"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4632,6 +4641,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Location: components["headers"]["CreatedLocation"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -7,6 +7,7 @@ import type { Store } from './db/store.js';
 import { errors, handleError, registerErrorHandler } from './errors.js';
 import { registerConditionalRequests } from './http/conditional.js';
 import { httpServerOptions, registerConnectionHandling } from './http/connections.js';
+import { registerCreatedLocation } from './http/location.js';
 import { registerIdempotency } from './idempotency/idempotency.plugin.js';
 import { authFailureLimiter, registerRateLimits } from './limits/rate-limit.js';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.js';
@@ -94,6 +95,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // After authentication (keys are per API key) and its scope check (preParsing runs in order).
   registerIdempotency(app, { db: deps.store.db, requestTimeoutMs: deps.config.http.requestTimeoutMs });
   registerConditionalRequests(app);
+  registerCreatedLocation(app);
 
   // Before every route: the OpenAPI document collects routes as they are added.
   await registerOpenApi(app, { publicUrl: deps.config.publicUrl, enabled: deps.config.docsEnabled });

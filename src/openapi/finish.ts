@@ -128,6 +128,10 @@ const HEADERS: Record<string, { description: string; schema: Record<string, unkn
   'Cache-Control': { description: '`no-store` on JSON answers and portal pages: none may be kept by a cache', schema: { type: 'string', examples: ['no-store'] } },
   'X-Content-Type-Options': { description: 'Always `nosniff`', schema: { type: 'string', examples: ['nosniff'] } },
   Location: { description: 'Where to go next', schema: { type: 'string' } },
+  CreatedLocation: {
+    description: 'The address of the record made (relative to the service): `<this path>/<id>`',
+    schema: { type: 'string', examples: ['/v1/tickets/0b9f4c1e-6f1a-4c55-9d0e-7d6a1f0c2b3a'] },
+  },
   'Content-Range': { description: '`bytes */<size>`: the size of the file', schema: { type: 'string', examples: ['bytes */48213'] } },
   'WWW-Authenticate': { description: 'Always `Bearer`', schema: { type: 'string', examples: ['Bearer'] } },
   'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
@@ -163,6 +167,19 @@ const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head',
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
 /**
+ * Collections whose members have their own address (a GET `<path>/{id}`): a create there answers
+ * with `Location` (http/location.ts applies the same rule to the answers).
+ */
+function createdLocationPaths(document: OpenApiDocument): Set<string> {
+  const paths = new Set<string>();
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    const collection = /^(.+)\/\{[A-Za-z_]+\}$/.exec(path)?.[1];
+    if (collection && (item as Record<string, unknown>).get) paths.add(collection);
+  }
+  return paths;
+}
+
+/**
  * The document-wide finishing step: error responses become references to shared responses, the
  * responses of authenticated operations list the rate-limit headers, success responses get a
  * description, and `tags` lists every tag in use.
@@ -171,7 +188,8 @@ export function finishDocument(document: OpenApiDocument): OpenApiDocument {
   const usedTags = new Set<string>();
   const usedResponses = new Set<string>();
   const usedHeaders = new Set<string>();
-  for (const item of Object.values(document.paths ?? {})) {
+  const created = createdLocationPaths(document);
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
     for (const [method, operation] of Object.entries(item)) {
       if (!HTTP_METHODS.has(method)) continue;
       for (const tag of operation.tags ?? []) usedTags.add(tag);
@@ -195,6 +213,10 @@ export function finishDocument(document: OpenApiDocument): OpenApiDocument {
         if (status === '200' && isList(response)) {
           // Only a full page has a next one (src/shared/pagination.ts): declared, not required.
           response.headers = { Link: { ...HEADERS.Link, required: false }, ...response.headers };
+        }
+        if (status === '201' && method === 'post' && created.has(path)) {
+          response.headers = { Location: headerRef('CreatedLocation'), ...response.headers };
+          usedHeaders.add('CreatedLocation');
         }
         if (headers.length > 0) {
           // A header the route describes itself (a download's Cache-Control: private) keeps its description.
