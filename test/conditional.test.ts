@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { upload } from './helpers/attachments.js';
 import { buildTestApp, type TestApp } from './helpers/test-app.js';
 
 /** ETag, If-None-Match (304) and If-Match (412) through HTTP on both stores (decisions §13). */
@@ -173,6 +174,20 @@ describe('If-Match on every resource that can be changed or deleted', () => {
     expect((await t.request({ method: 'POST', url: `${url}/members`, body: { user_id: user.id } })).statusCode).toBeLessThan(300);
     expect((await get(url, { 'if-none-match': before })).statusCode).toBe(200);
     expect((await t.request({ method: 'PATCH', url, body: { name: 'Renamed' }, headers: { 'if-match': before } })).statusCode).toBe(412);
+  });
+});
+
+describe('If-Match on attachments', () => {
+  it('an attachment never changes: DELETE with any other tag is 412 and keeps it; with its own it deletes', async () => {
+    const ticket = await newTicket();
+    const made = await upload(t, ticket.id, 'kept.txt', 'text/plain', 'kept bytes');
+    expect(made.statusCode, made.body).toBe(201);
+    const url = `/v1/tickets/${ticket.id}/attachments/${made.json<Json>().id}`;
+    const current = (await get(url)).headers.etag as string;
+    expect((await t.request({ method: 'DELETE', url, headers: { 'if-match': '"not-this-one"' } })).statusCode).toBe(412);
+    expect((await get(url)).statusCode).toBe(200);
+    expect((await t.request({ method: 'DELETE', url, headers: { 'if-match': current } })).statusCode).toBe(204);
+    expect((await get(url)).statusCode).toBe(404);
   });
 });
 

@@ -6,6 +6,7 @@ import type { AppDeps } from '../../app.js';
 import { authOf } from '../../auth/authenticate.js';
 import { actorOf } from '../events/events.log.js';
 import { errors } from '../../errors.js';
+import { ifMatchOf } from '../../http/conditional.js';
 import { uploadRateLimiter } from '../../limits/rate-limit.js';
 import { CREATED_ASC, toPage, withNextLink } from '../../shared/pagination.js';
 import { ErrorBody, responses } from '../../shared/schemas.js';
@@ -97,10 +98,11 @@ export async function attachmentsRoutes(fastify: FastifyInstance, deps: AppDeps 
   });
 
   app.delete(`${base}/:attachment_id`, {
-    config: { auth: { scope: 'attachments:delete' } },
+    config: { auth: { scope: 'attachments:delete' }, ifMatch: true },
     schema: { tags, summary: 'Delete an attachment and its file', params: AttachmentParams, response: responses({ 204: Type.Null(), 404: ErrorBody }) },
     handler: async (request, reply) => {
-      await attachments.deleteAttachment(deps, authOf(request).organizationId, request.params.ticket_id, request.params.attachment_id, actorOf(authOf(request)));
+      const { ticket_id: ticketId, attachment_id: id } = request.params;
+      await attachments.deleteAttachment(deps, authOf(request).organizationId, ticketId, id, actorOf(authOf(request)), ifMatchOf(request));
       return reply.code(204).send(null);
     },
   });
