@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isStoreUnavailable } from './db/unavailable.js';
 import { JSON_SECURITY_HEADERS } from './shared/http-rules.js';
 
@@ -278,6 +278,26 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler(handleError);
 }
 
+/** Where failures are logged: a request's logger or a background job's. */
+type FailureLog = Pick<FastifyBaseLogger, 'warn' | 'error' | 'level'>;
+
+/**
+ * How every failure is logged, by the error handlers (the JSON API's and the portal pages') and by
+ * the background jobs (webhook delivery, event pruning, the storage sweep): the store being
+ * unavailable is expected during an outage, possibly for every request and every poll, and is
+ * retried, so it is one short warning, no stack; anything else is an error. No stack traces, SQL
+ * or keys in log lines at info level: the stack only when debugging.
+ */
+export function logFailure(log: FailureLog, error: unknown, message: string, bindings: Record<string, unknown> = {}): void {
+  const e = (typeof error === 'object' && error !== null ? error : { message: String(error) }) as { name?: string; code?: unknown; message?: string; stack?: string };
+  if (isStoreUnavailable(error) || (error instanceof AppError && error.code === 'store_unavailable')) {
+    log.warn({ ...bindings, err: { type: e.name, code: e.code, message: e.message } }, 'store unavailable: ' + message);
+    return;
+  }
+  const stack = log.level === 'debug' || log.level === 'trace' ? e.stack : undefined;
+  log.error({ ...bindings, err: { type: e.name, code: e.code, message: e.message, stack } }, message);
+}
+
 /**
  * Turns any error into the public `{ detail, errors? }` reply. Also given to Fastify as its
  * `frameworkErrors` handler, so errors raised before routing (a badly percent-encoded address)
@@ -285,18 +305,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
  */
 export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const appError = toAppError(error);
-  if (appError.code === 'store_unavailable') {
-    // Expected during an outage, possibly for every request: one short line each, no stack.
-    request.log.warn({ err: { type: error.name, code: error.code, message: error.message } }, 'store unavailable');
-  } else if (appError.statusCode >= 500) {
-    // No stack traces, SQL or keys in log lines at info level; the stack only when debugging.
-    request.log.error(
-      {
-        err: { type: error.name, code: error.code, message: error.message, stack: request.log.level === 'debug' || request.log.level === 'trace' ? error.stack : undefined },
-      },
-      'request failed',
-    );
-  }
+  if (appError.statusCode >= 500) logFailure(request.log, error, 'request failed');
   if (appError.headers) void reply.headers(appError.headers);
   // Also here: errors raised before routing (frameworkErrors) skip the onSend hooks that add them.
   void reply.headers(JSON_SECURITY_HEADERS);

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -151,6 +151,22 @@ describe.runIf(postgres)('PostgreSQL faults under a running server', () => {
     expect(statuses(during)).toEqual([503]);
     expect(Math.max(...during.map((o) => o.ms))).toBeLessThan(1_500);
     expect(after.filter((o) => o.at > after[0]!.at + 500 && o.status >= 300).map((o) => o.body)).toEqual([]);
+  }, 30_000);
+
+  it('a portal page during an outage is a 503 page, logged as the expected warning, never as an error', async () => {
+    await proxy.stop();
+    try {
+      const logged = server.out.text.length + server.err.text.length;
+      const page = await fetch(`${server.address}/portal/${randomUUID()}`);
+      expect(page.status).toBe(503);
+      expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(page.headers.get('retry-after')).toBe('2');
+      await sleep(200);
+      // The server logs at LOG_LEVEL=error: an expected outage writes nothing there.
+      expect((server.out.text + server.err.text).length - logged, server.out.text.slice(-2000)).toBe(0);
+    } finally {
+      await proxy.start();
+    }
   }, 30_000);
 
   it('survives connections reset under load and backends terminated by the server; failed requests are 503', async () => {

@@ -7,6 +7,7 @@ import type { Executor } from '../shared/executor.js';
 import type { BlobStore, SweepResult } from './blob-store.js';
 import { DatabaseBlobStore } from './database-store.js';
 import { DiskBlobStore } from './disk-store.js';
+import { logFailure } from '../errors.js';
 
 /**
  * The attachment store the configuration names (STORAGE_BACKEND): files under DATA_DIR/attachments
@@ -37,7 +38,7 @@ export function sweepWhileServing(app: FastifyInstance, blobs: BlobStore, db: Ex
         (result) => {
           if (result.published + result.removed > 0) app.log.info(result, 'attachment storage reconciled');
         },
-        (error: unknown) => app.log.error({ err: error }, 'attachment storage sweep failed'),
+        (error: unknown) => logFailure(app.log, error, 'attachment storage sweep failed'),
       )
       .finally(() => (running = null));
   }, blobs.sweepIntervalMs).unref();

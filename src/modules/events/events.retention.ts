@@ -4,6 +4,7 @@ import type { Executor } from '../../shared/executor.js';
 import { toIso } from '../../shared/time.js';
 import { oldestPositionNeeded } from '../webhooks/webhooks.repository.js';
 import { deleteEventsThrough, oldestEvents, organizationsWithEvents } from './events.repository.js';
+import { logFailure } from '../../errors.js';
 
 /**
  * Retention of the event log (EVENTS_RETENTION_DAYS, default 30; 0 keeps everything): events older
@@ -43,7 +44,7 @@ export async function pruneEvents(db: Executor, cutoff: string): Promise<number>
 export interface RetentionDeps {
   store: Store;
   config: { eventsRetentionDays: number };
-  log: Pick<FastifyBaseLogger, 'info' | 'error'>;
+  log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error' | 'level'>;
 }
 
 /** Starts the hourly sweep (nothing when retention is 0); `stop` waits for a sweep under way. */
@@ -58,7 +59,7 @@ export function startEventRetention(deps: RetentionDeps): { stop(): Promise<void
         (deleted) => {
           if (deleted > 0) deps.log.info({ deleted, retentionDays: days }, 'old events pruned');
         },
-        (error: unknown) => deps.log.error({ err: error }, 'pruning old events failed'),
+        (error: unknown) => logFailure(deps.log, error, 'pruning old events failed'),
       )
       .finally(() => (running = null));
   };

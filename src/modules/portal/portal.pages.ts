@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { AppError, toAppError } from '../../errors.js';
+import { AppError, logFailure, toAppError } from '../../errors.js';
 import { PAGE_HEADERS, renderMessagePage, renderNotFoundPage, renderTicketPage } from './portal.html.js';
 import { tokenBeforeBody } from './portal.hooks.js';
 import { PortalAttachmentParams, PortalReplyForm, PortalTicketParams } from './portal.schemas.js';
@@ -42,9 +42,7 @@ export const isPortalPageUrl = (url: string): boolean => url.startsWith('/portal
 export function handlePageError(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const appError = toAppError(error);
   const status = appError.statusCode;
-  if (status >= 500) {
-    request.log.error({ err: { type: error.name, code: error.code, message: error.message } }, 'request failed');
-  }
+  if (status >= 500) logFailure(request.log, error, 'request failed');
   if (appError.headers) void reply.headers(appError.headers);
   if (status === 404) return sendPage(reply, 404, renderNotFoundPage());
   if (status === 429) {

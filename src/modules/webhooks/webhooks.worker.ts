@@ -25,6 +25,7 @@ import {
 import { subscribedTypes, subscribes } from './webhooks.service.js';
 import { webhookHeaders } from './webhooks.signing.js';
 import { postToTarget, vettedAgents } from './webhooks.target.js';
+import { logFailure } from '../../errors.js';
 
 /**
  * The delivery job: sends events to webhook endpoints, at least once, in order per endpoint.
@@ -47,7 +48,7 @@ import { postToTarget, vettedAgents } from './webhooks.target.js';
 export interface WebhookWorkerDeps {
   store: Store;
   config: { webhooks: WebhookConfig };
-  log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+  log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error' | 'level'>;
 }
 
 export interface WebhookWorker {
@@ -126,7 +127,7 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
         full = claimed.length === free;
         for (const endpoint of claimed) {
           const work: Promise<void> = deliverTo(endpoint)
-            .catch((error: unknown) => deps.log.error({ err: error, webhook: endpoint.id }, 'webhook delivery failed unexpectedly'))
+            .catch((error: unknown) => logFailure(deps.log, error, 'webhook delivery failed unexpectedly', { webhook: endpoint.id }))
             .finally(() => {
               active.delete(work);
               schedule(0);
@@ -138,7 +139,7 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
       // Once per 30 s at most: with the store unreachable this fails at every poll.
       if (Date.now() - lastFailureLog > FAILURE_LOG_INTERVAL_MS) {
         lastFailureLog = Date.now();
-        deps.log.error({ err: error }, 'webhook delivery: looking for due deliveries failed (retrying at every poll)');
+        logFailure(deps.log, error, 'webhook delivery: looking for due deliveries failed (retrying at every poll)');
       }
     } finally {
       running = false;
@@ -164,7 +165,7 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
       }
     } finally {
       await release(claimed.id).catch((error: unknown) =>
-        deps.log.error({ err: error, webhook: claimed.id }, 'webhook delivery: releasing an endpoint failed'),
+        logFailure(deps.log, error, 'webhook delivery: releasing an endpoint failed', { webhook: claimed.id }),
       );
     }
   }
