@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import type { Database } from '../db/types.js';
-import { errors } from '../errors.js';
+import { errors, logFailure } from '../errors.js';
 import { isApiRoute } from '../shared/http-rules.js';
 import { ErrorBody } from '../shared/schemas.js';
 import {
@@ -191,7 +191,7 @@ export function registerIdempotency(app: FastifyInstance, options: IdempotencyOp
       }
     } catch (error) {
       // The answer still goes out; the key stays in flight until its lock runs out.
-      request.log.error({ err: { message: (error as Error).message } }, 'could not store the idempotent answer');
+      logFailure(request.log, error, 'could not store the idempotent answer');
     }
     return payload;
   });
