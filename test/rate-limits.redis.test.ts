@@ -80,6 +80,13 @@ async function waitFor(condition: () => Promise<boolean>, timeoutMs = 15_000): P
 const prefix = () => `ticketing-test:${randomUUID()}:`;
 
 /** A second app instance over the first one's store: another process of the same installation. */
+/**
+ * The sharing tests check counts, not timeouts: a Redis slowed by a loaded machine (a CI runner
+ * under other work) must not open the breaker and let them fail open. The fail-open tests below
+ * keep the default timeout.
+ */
+const SHARED = { REDIS_URL, REDIS_COMMAND_TIMEOUT_MS: '10000' };
+
 async function secondInstance(t: TestApp, overrides: Partial<Config> = {}): Promise<FastifyInstance> {
   const config: Config = { ...t.config, ...overrides };
   const app = await buildApp({ config, store: t.store, blobs: openBlobStore(config, t.store) });
@@ -105,7 +112,7 @@ describe.skipIf(!reachable)('rate limits shared through Redis', () => {
     let env: Record<string, string>;
     beforeAll(async () => {
       env = {
-        REDIS_URL,
+        ...SHARED,
         REDIS_PREFIX: prefix(),
         RATE_LIMIT_ADMIN_PER_MINUTE: '5',
         RATE_LIMIT_READONLY_PER_MINUTE: '3',
@@ -187,7 +194,7 @@ describe.skipIf(!reachable)('rate limits shared through Redis', () => {
   });
 
   it('the upload rate of a key is one budget across instances', async () => {
-    const t = await buildTestApp({ REDIS_URL, REDIS_PREFIX: prefix(), RATE_LIMIT_UPLOADS_PER_MINUTE: '3' });
+    const t = await buildTestApp({ ...SHARED, REDIS_PREFIX: prefix(), RATE_LIMIT_UPLOADS_PER_MINUTE: '3' });
     const other = await secondInstance(t);
     try {
       const ticket = await t.request({
@@ -215,7 +222,7 @@ describe.skipIf(!reachable)('rate limits shared through Redis', () => {
   });
 
   it('another prefix is another keyspace: installations sharing one Redis do not share budgets', async () => {
-    const base = { REDIS_URL, RATE_LIMIT_ADMIN_PER_MINUTE: '2' };
+    const base = { ...SHARED, RATE_LIMIT_ADMIN_PER_MINUTE: '2' };
     const t = await buildTestApp({ ...base, REDIS_PREFIX: prefix() });
     const other = await secondInstance(t, { redisPrefix: prefix() });
     try {
