@@ -57,6 +57,11 @@ describe.runIf(postgres && redis)('three ticketing serve processes on one Postgr
       HOST: '127.0.0.1',
       PORT: '0',
       LOG_LEVEL: 'warn',
+      // These tests check numbering and sharing, not time limits: 600 creates of one organization
+      // queue on its counter row, which on a loaded machine can outlast the 10 s statement timeout
+      // (answered 503, retryable, as documented). The timeouts have suites of their own.
+      DATABASE_STATEMENT_TIMEOUT_MS: '120000',
+      REDIS_COMMAND_TIMEOUT_MS: '10000',
     };
     // Once per release, before the processes start; a second run finds nothing to do.
     const migrated = await runCli(['migrate'], { ...env, DATA_DIR: tempDir() });

@@ -274,7 +274,9 @@ describe('retries, order and failures', () => {
       const list = await deliveries(hook.id);
       return list[0]?.error && list;
     }, 10_000, 'the timed-out attempt');
-    expect(delivery).toMatchObject({ status: 'pending', attempts: 1, response_status: null, error: 'no answer within 1500 ms' });
+    expect(delivery).toMatchObject({ response_status: null, error: 'no answer within 1500 ms' });
+    // Retries come 100 ms apart here: a slow machine may have made the next one before this read.
+    expect(delivery!.attempts).toBeGreaterThanOrEqual(1);
     expect(delivery!.response_latency_ms).toBeGreaterThanOrEqual(1400);
     await t.request({ method: 'DELETE', url: `/v1/webhooks/${hook.id}` });
     receiver.answer = () => 200;
