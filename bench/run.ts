@@ -16,6 +16,7 @@ import { createOrganization } from '../src/modules/organizations/organizations.s
 import { startWebhookWorker } from '../src/modules/webhooks/webhooks.worker.js';
 import { openBlobStore } from '../src/storage/open-blob-store.js';
 import type { ClientInput, ClientOutput, ThroughputResult } from './client.js';
+import { formatGetById, getByIdBench } from './get-by-id.js';
 import { searchBench } from './search.js';
 import { SEARCH_TERM, seed } from './seed.js';
 import { deliveryLatency, drained, startReceiver, subscribe, type LatencyFigures } from './webhooks.js';
@@ -259,9 +260,29 @@ function table(rows: ThroughputResult[]): string[] {
   ];
 }
 
-/** BENCH_SEARCH_ONLY=1: only the search bench; otherwise it follows the rest. */
+/** get-by-id against the bare route (bench/get-by-id.ts), on a scratch database of its own on PostgreSQL. */
+async function getById(): Promise<void> {
+  const scratch = serverUrl ? await scratchDatabase(serverUrl) : undefined;
+  try {
+    const figures = await getByIdBench({
+      databaseUrl: scratch?.url,
+      tickets: Number(process.env.BENCH_GET_TICKETS ?? 10_000),
+      rounds: Number(process.env.BENCH_GET_ROUNDS ?? 3),
+      seconds: Number(process.env.BENCH_GET_SECONDS ?? 5),
+    });
+    process.stdout.write(`${formatGetById(figures)}\n`);
+  } finally {
+    await scratch?.drop();
+  }
+}
+
+/** BENCH_SEARCH_ONLY=1: only the search bench; BENCH_GET_ONLY=1: only get-by-id; otherwise all. */
 async function all(): Promise<void> {
-  if (process.env.BENCH_SEARCH_ONLY !== '1') await main();
+  if (process.env.BENCH_GET_ONLY === '1') return getById();
+  if (process.env.BENCH_SEARCH_ONLY !== '1') {
+    await main();
+    await getById();
+  }
   await searchBench(serverUrl, log);
 }
 

@@ -1,3 +1,4 @@
+import { preparedQuery } from '../db/prepared.js';
 import type { Executor } from '../shared/executor.js';
 import type { ApiKeyRow } from '../db/types.js';
 
@@ -7,8 +8,11 @@ const KEY_COLUMNS = [
   'created_at', 'expires_at', 'last_used_at', 'revoked_at',
 ] as const;
 
-export function findApiKeyByHash(db: Executor, keyHash: string): Promise<Pick<ApiKeyRow, (typeof KEY_COLUMNS)[number]> | undefined> {
-  return db.selectFrom('api_keys').select(KEY_COLUMNS).where('key_hash', '=', keyHash).executeTakeFirst();
+// Every authenticated request on PostgreSQL runs it: compiled once, a named statement there.
+const findApiKeyByHashQuery = preparedQuery((db: Executor, keyHash: string) => db.selectFrom('api_keys').select(KEY_COLUMNS).where('key_hash', '=', keyHash));
+
+export async function findApiKeyByHash(db: Executor, keyHash: string): Promise<Pick<ApiKeyRow, (typeof KEY_COLUMNS)[number]> | undefined> {
+  return (await findApiKeyByHashQuery(db, keyHash))[0];
 }
 
 export async function insertApiKey(db: Executor, row: Omit<ApiKeyRow, 'last_used_at' | 'revoked_at'>): Promise<void> {

@@ -5,9 +5,10 @@ import { errors, type UnauthorizedReason } from '../errors.js';
 import { toIsoOrNull } from '../shared/time.js';
 import { hashApiKey, isWellFormedApiKey } from './api-keys.js';
 import { findApiKeyByHash, touchApiKey } from './api-keys.repository.js';
+import { ApiKeyCache } from './key-cache.js';
 import type { Scope } from './scopes.js';
 
-/** Who is calling: the key's organization, role and scopes. */
+/** Who is calling: the key's organization, role and scopes. Shared by the requests of a cached key: never change it. */
 export interface AuthContext {
   keyId: string;
   organizationId: string;
@@ -46,6 +47,8 @@ const TOUCH_INTERVAL_MS = 60_000;
 
 export interface AuthenticateOptions {
   db: Kysely<Database>;
+  /** The store's API key version (Store.apiKeysVersion): with one, valid keys are cached. */
+  apiKeysVersion: (() => number) | null;
   /** Counts a failed authentication for the client address; true when it is over its limit. */
   authFailureExceeded: (request: FastifyRequest) => Promise<number | null>;
 }
@@ -57,10 +60,11 @@ export interface AuthenticateOptions {
  */
 export function registerAuthentication(app: FastifyInstance, options: AuthenticateOptions): void {
   app.decorateRequest('auth', null);
+  const cache = options.apiKeysVersion ? new ApiKeyCache(options.apiKeysVersion) : null;
 
   app.addHook('onRequest', async (request: FastifyRequest) => {
     if (!request.routeOptions.config.auth) return;
-    const context = await authenticate(options.db, request.headers.authorization);
+    const context = await authenticate(options.db, cache, request.headers.authorization);
     if (typeof context === 'object') {
       request.auth = context;
       return;
@@ -90,31 +94,51 @@ function isOwnKey(request: FastifyRequest, param: string | undefined): boolean {
 }
 
 /** The caller's key, or why there is none. */
-async function authenticate(db: Kysely<Database>, header: string | undefined): Promise<AuthContext | UnauthorizedReason> {
+async function authenticate(
+  db: Kysely<Database>,
+  cache: ApiKeyCache | null,
+  header: string | undefined,
+): Promise<AuthContext | UnauthorizedReason> {
   if (header === undefined || header.trim() === '') return 'missing';
   if (!BEARER_SCHEME_NAME.test(header)) return 'scheme';
   const key = BEARER.exec(header)?.[1];
   if (!key || !isWellFormedApiKey(key)) return 'malformed';
-  // Read on every request, never cached: a revoked or expired key is refused from the next request on.
-  // Unknown, revoked and expired are one answer: telling them apart would tell which keys exist.
-  const row = await findApiKeyByHash(db, hashApiKey(key));
-  if (!row || row.revoked_at !== null) return 'invalid';
+  const hash = hashApiKey(key);
   const now = Date.now();
-  const expiresAt = toIsoOrNull(row.expires_at);
-  if (expiresAt !== null && Date.parse(expiresAt) <= now) return 'invalid';
-  const lastUsed = toIsoOrNull(row.last_used_at);
-  if (lastUsed === null || now - Date.parse(lastUsed) > TOUCH_INTERVAL_MS) {
-    await touchApiKey(db, row.id, new Date(now).toISOString());
+  // The cache forgets every key as soon as any key may have changed anywhere (key-cache.ts), so a
+  // revoked key is refused from the next request on, whichever process revoked it.
+  const version = cache?.refresh() ?? 0;
+  let entry = cache?.get(hash);
+  if (entry === undefined) {
+    // Unknown, revoked and expired are one answer: telling them apart would tell which keys exist.
+    const row = await findApiKeyByHash(db, hash);
+    if (!row || row.revoked_at !== null) return 'invalid';
+    const expiresAt = toIsoOrNull(row.expires_at);
+    const lastUsed = toIsoOrNull(row.last_used_at);
+    entry = {
+      context: {
+        keyId: row.id,
+        organizationId: row.organization_id,
+        role: row.role,
+        scopes: new Set(JSON.parse(row.scopes) as string[]),
+        keyPrefix: row.key_prefix,
+        holderUserId: row.holder_user_id,
+        expiresAt,
+      },
+      expiresAtMs: expiresAt === null ? Number.POSITIVE_INFINITY : Date.parse(expiresAt),
+      touchedAtMs: lastUsed === null ? Number.NEGATIVE_INFINITY : Date.parse(lastUsed),
+    };
+    if (entry.expiresAtMs <= now) return 'invalid';
+    cache?.set(hash, entry, version);
+  } else if (entry.expiresAtMs <= now) {
+    cache?.delete(hash);
+    return 'invalid';
   }
-  return {
-    keyId: row.id,
-    organizationId: row.organization_id,
-    role: row.role,
-    scopes: new Set(JSON.parse(row.scopes) as string[]),
-    keyPrefix: row.key_prefix,
-    holderUserId: row.holder_user_id,
-    expiresAt,
-  };
+  if (now - entry.touchedAtMs > TOUCH_INTERVAL_MS) {
+    entry.touchedAtMs = now;
+    await touchApiKey(db, entry.context.keyId, new Date(now).toISOString());
+  }
+  return entry.context;
 }
 
 /** The caller of a protected route; the auth hook guarantees it is set. */

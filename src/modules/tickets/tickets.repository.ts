@@ -1,4 +1,5 @@
 import { sql, type Insertable, type SelectQueryBuilder, type Updateable } from 'kysely';
+import { preparedQuery } from '../../db/prepared.js';
 import { UNINDEXED_TERM_WINDOW, type SearchTerm, type TicketSearch } from '../../db/search.js';
 import type { Database, TicketRow, TicketsTable } from '../../db/types.js';
 import { forUpdate, type Executor } from '../../shared/executor.js';
@@ -40,13 +41,13 @@ export async function insertTicket(db: Executor, row: Insertable<TicketsTable>):
   await db.insertInto('tickets').values(row).execute();
 }
 
-export function findTicket(db: Executor, organizationId: string, id: string): Promise<TicketColumns | undefined> {
-  return db
-    .selectFrom('tickets')
-    .select(COLUMNS)
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+// The get-by-id read: compiled once (and a named statement on PostgreSQL), it runs on every GET.
+const findTicketQuery = preparedQuery((db: Executor, organizationId: string, id: string) =>
+  db.selectFrom('tickets').select(COLUMNS).where('organization_id', '=', organizationId).where('id', '=', id),
+);
+
+export async function findTicket(db: Executor, organizationId: string, id: string): Promise<TicketColumns | undefined> {
+  return (await findTicketQuery(db, organizationId, id))[0];
 }
 
 /**
