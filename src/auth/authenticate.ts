@@ -4,7 +4,7 @@ import type { Database } from '../db/types.js';
 import { errors, type UnauthorizedReason } from '../errors.js';
 import { toIsoOrNull } from '../shared/time.js';
 import { hashApiKey, isWellFormedApiKey } from './api-keys.js';
-import { findApiKeyByHash, touchApiKey } from './api-keys.repository.js';
+import { findApiKeyByHash, touchApiKey, type KeyColumns } from './api-keys.repository.js';
 import { ApiKeyCache } from './key-cache.js';
 import type { Scope } from './scopes.js';
 
@@ -29,17 +29,33 @@ export interface RouteAuth {
    * on its own id (it may revoke itself, never another key).
    */
   ownKeyParam?: string;
+  /**
+   * Where keys are read from the store on every request (no key cache: PostgreSQL), the record the
+   * route answers with is read in the same statement as the key: one round trip instead of two.
+   */
+  withKey?: ReadWithKey;
+}
+
+/** A record read in one statement with the caller's key (RouteAuth.withKey). */
+export interface ReadWithKey {
+  /** The path parameter naming the record; read only when it is a lower-case UUID (validation comes later). */
+  param: string;
+  /** The key by hash and, in the key's own organization, the record by id (null when there is none). */
+  read: (db: Kysely<Database>, keyHash: string, id: string) => Promise<{ key: KeyColumns | undefined; record: unknown }>;
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
     auth: AuthContext | null;
+    /** The record read with the key (RouteAuth.withKey), by the id it was read for. */
+    readWithKey: { id: string; record: unknown } | null;
   }
   interface FastifyContextConfig {
     auth?: RouteAuth;
   }
 }
 
+const LOWER_CASE_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const BEARER = /^bearer +(\S+)\s*$/i;
 const BEARER_SCHEME_NAME = /^bearer(\s|$)/i;
 // last_used_at is informational; writing it on every request would turn reads into writes.
@@ -60,11 +76,23 @@ export interface AuthenticateOptions {
  */
 export function registerAuthentication(app: FastifyInstance, options: AuthenticateOptions): void {
   app.decorateRequest('auth', null);
+  app.decorateRequest('readWithKey', null);
   const cache = options.apiKeysVersion ? new ApiKeyCache(options.apiKeysVersion) : null;
 
   app.addHook('onRequest', async (request: FastifyRequest) => {
-    if (!request.routeOptions.config.auth) return;
-    const context = await authenticate(options.db, cache, request.headers.authorization);
+    const auth = request.routeOptions.config.auth;
+    if (!auth) return;
+    const withKey = cache === null ? auth.withKey : undefined;
+    const id = withKey ? (request.params as Record<string, unknown> | undefined)?.[withKey.param] : undefined;
+    const readKey =
+      withKey && typeof id === 'string' && LOWER_CASE_UUID.test(id)
+        ? async (db: Kysely<Database>, hash: string) => {
+            const { key, record } = await withKey.read(db, hash, id);
+            request.readWithKey = { id, record };
+            return key;
+          }
+        : findApiKeyByHash;
+    const context = await authenticate(options.db, cache, request.headers.authorization, readKey);
     if (typeof context === 'object') {
       request.auth = context;
       return;
@@ -98,6 +126,7 @@ async function authenticate(
   db: Kysely<Database>,
   cache: ApiKeyCache | null,
   header: string | undefined,
+  readKey: (db: Kysely<Database>, hash: string) => Promise<KeyColumns | undefined>,
 ): Promise<AuthContext | UnauthorizedReason> {
   if (header === undefined || header.trim() === '') return 'missing';
   if (!BEARER_SCHEME_NAME.test(header)) return 'scheme';
@@ -111,7 +140,7 @@ async function authenticate(
   let entry = cache?.get(hash);
   if (entry === undefined) {
     // Unknown, revoked and expired are one answer: telling them apart would tell which keys exist.
-    const row = await findApiKeyByHash(db, hash);
+    const row = await readKey(db, hash);
     if (!row || row.revoked_at !== null) return 'invalid';
     const expiresAt = toIsoOrNull(row.expires_at);
     const lastUsed = toIsoOrNull(row.last_used_at);
@@ -139,6 +168,15 @@ async function authenticate(
     await touchApiKey(db, entry.context.keyId, new Date(now).toISOString());
   }
   return entry.context;
+}
+
+/**
+ * The record read with the key for this id (RouteAuth.withKey): the row, null when there is none,
+ * undefined when it was not read that way (the route reads it itself).
+ */
+export function readWithKeyOf<T>(request: FastifyRequest, id: string): T | null | undefined {
+  const read = request.readWithKey;
+  return read !== null && read.id === id ? ((read.record ?? null) as T | null) : undefined;
 }
 
 /** The caller of a protected route; the auth hook guarantees it is set. */
