@@ -16,7 +16,7 @@ beforeAll(async () => {
   t = await buildTestApp();
   const res = await t.request({ method: 'POST', url: '/v1/tickets', body: { customer_name: 'Ada', customer_email: 'ada@example.com', subject: 'Hot path', description: 'Read me' } });
   expect(res.statusCode).toBe(201);
-  ticketId = (res.json() as { id: string }).id;
+  ticketId = res.json<{ id: string }>().id;
 });
 afterAll(async () => {
   await t.close();
@@ -88,7 +88,7 @@ describe('GET by id with the ticket read in the key statement', () => {
     const key = await t.org.key({});
     const one = await get(key);
     expect(one.statusCode).toBe(200);
-    const list = (await t.request({ method: 'GET', url: '/v1/tickets', key })).json() as Array<{ id: string }>;
+    const list = (await t.request({ method: 'GET', url: '/v1/tickets', key })).json<Array<{ id: string }>>();
     expect(one.json()).toEqual(list.find((ticket) => ticket.id === ticketId));
     // Upper case: validated and lower-cased first, then read.
     expect((await get(key, ticketId.toUpperCase())).json()).toEqual(one.json());
