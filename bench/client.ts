@@ -101,17 +101,6 @@ const figures = (name: string, result: Result): ThroughputResult => ({
   errors: result.errors,
 });
 
-async function throughput(name: string, url: string, path?: () => string, duration = input.durationSeconds): Promise<ThroughputResult> {
-  const result = await autocannon({
-    url,
-    connections: input.connections,
-    duration,
-    headers,
-    requests: path ? [{ method: 'GET', setupRequest: (req) => ({ ...req, path: path() }) }] : [{ method: 'GET' }],
-  });
-  return figures(name, result);
-}
-
 let created = 0;
 /** POST /v1/tickets to every process of a target at once; the rates add up, latencies are the worst. */
 async function createThroughput(name: string, baseUrls: string[]): Promise<ThroughputResult> {
@@ -157,10 +146,7 @@ if (!input.createsOnly) {
     await latency('get by id', () => `/v1/tickets/${randomId()}`),
     await latency('dashboard', () => '/v1/dashboard'),
   );
-  agent.destroy();
-  output.throughput.push(await throughput('get by id (service)', input.baseUrl, () => `/v1/tickets/${randomId()}`));
-  await throughput('warm-up', input.bareUrl, undefined, 1); // the service's routes are warm already
-  output.throughput.push(await throughput('bare Fastify route', input.bareUrl));
+  // get-by-id throughput against a bare route is bench/get-by-id.ts (wrk, the same JSON and schema).
 }
 agent.destroy();
 // Last: creates add tickets, and the reads above should see the seeded set only.

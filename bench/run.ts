@@ -4,7 +4,6 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import Fastify from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { createApiKey } from '../src/auth/api-keys.service.js';
@@ -16,6 +15,7 @@ import { createOrganization } from '../src/modules/organizations/organizations.s
 import { startWebhookWorker } from '../src/modules/webhooks/webhooks.worker.js';
 import { openBlobStore } from '../src/storage/open-blob-store.js';
 import type { ClientInput, ClientOutput, ThroughputResult } from './client.js';
+import { formatGetById, getByIdBench } from './get-by-id.js';
 import { searchBench } from './search.js';
 import { SEARCH_TERM, seed } from './seed.js';
 import { deliveryLatency, drained, startReceiver, subscribe, type LatencyFigures } from './webhooks.js';
@@ -23,8 +23,9 @@ import { deliveryLatency, drained, startReceiver, subscribe, type LatencyFigures
 /**
  * `npm run bench`: seeds a fresh store with 100,000 tickets (BENCH_TICKETS=1000000 for a million)
  * and measures, through HTTP, the latency of a search, a filtered list, a get-by-id and the
- * dashboard, the requests per second of get-by-id against a bare Fastify route in the same
- * process, and ticket creates per second. Figures, not a pass/fail test.
+ * dashboard, and ticket creates per second; then get-by-id against a bare Fastify route serving
+ * the same JSON through the same schema, driven by wrk (bench/get-by-id.ts; BENCH_GET_ONLY=1 runs
+ * that part alone, on BENCH_GET_TICKETS = 10,000 tickets). Figures, not a pass/fail test.
  *
  * The store is a temporary SQLite file, or, when DATABASE_URL names PostgreSQL, a scratch database
  * made on that server (`ticketing_bench_...`, dropped afterwards: the one named is never touched).
@@ -101,7 +102,6 @@ async function main(): Promise<void> {
   };
   const config = loadConfig(env);
   const store = openStore({ dataDir, databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize });
-  const bare = Fastify({ logger: false });
   const children: ChildProcess[] = [];
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   try {
@@ -122,8 +122,6 @@ async function main(): Promise<void> {
 
     app = await buildApp({ config, store, blobs: openBlobStore(config, store) });
     const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
-    bare.get('/bare', () => ({ status: 'ok', message: 'constant' }));
-    const bareUrl = `${await bare.listen({ host: '127.0.0.1', port: 0 })}/bare`;
 
     const creates: ClientInput['creates'] = [{ name: 'one process', baseUrls: [baseUrl] }];
     if (scratch) {
@@ -136,7 +134,7 @@ async function main(): Promise<void> {
     log('measuring through HTTP (client in a child process)...');
     const input: ClientInput = {
       baseUrl,
-      bareUrl,
+      bareUrl: '',
       key,
       ticketIds: seeded.ticketIds,
       searchTerm: SEARCH_TERM,
@@ -183,7 +181,6 @@ async function main(): Promise<void> {
     for (const child of children) child.kill('SIGTERM');
     await Promise.all(children.filter((child) => child.exitCode === null).map((child) => new Promise((resolve) => child.once('exit', resolve))));
     await app?.close();
-    await bare.close();
     await store.close();
     await scratch?.drop();
     rmSync(dataDir, { recursive: true, force: true });
@@ -222,13 +219,6 @@ function print(output: ClientOutput, input: ClientInput, webhooks: WebhookFigure
     lines.push(`  ${r.name.padEnd(15)} ${ms(r.median)} ${ms(r.p95)}  ${String(r.items).padStart(5)}  ${String(r.failures).padStart(6)}  GET ${r.path}`);
   }
   lines.push('');
-  lines.push(`Throughput, autocannon ${input.connections} connections x ${input.durationSeconds} s:`);
-  lines.push(...table(output.throughput));
-  const [service, bareRoute] = output.throughput;
-  if (service && bareRoute && bareRoute.requestsPerSecond > 0) {
-    lines.push(`  get by id runs at ${((service.requestsPerSecond / bareRoute.requestsPerSecond) * 100).toFixed(0)}% of the bare route's rate`);
-  }
-  lines.push('');
   lines.push(`Ticket creates (POST /v1/tickets), autocannon ${input.createConnections} connections in all x ${input.durationSeconds} s:`);
   lines.push(...table(output.creates));
   lines.push('');
@@ -259,9 +249,29 @@ function table(rows: ThroughputResult[]): string[] {
   ];
 }
 
-/** BENCH_SEARCH_ONLY=1: only the search bench; otherwise it follows the rest. */
+/** get-by-id against the bare route (bench/get-by-id.ts), on a scratch database of its own on PostgreSQL. */
+async function getById(): Promise<void> {
+  const scratch = serverUrl ? await scratchDatabase(serverUrl) : undefined;
+  try {
+    const figures = await getByIdBench({
+      databaseUrl: scratch?.url,
+      tickets: Number(process.env.BENCH_GET_TICKETS ?? 10_000),
+      rounds: Number(process.env.BENCH_GET_ROUNDS ?? 3),
+      seconds: Number(process.env.BENCH_GET_SECONDS ?? 5),
+    });
+    process.stdout.write(`${formatGetById(figures)}\n`);
+  } finally {
+    await scratch?.drop();
+  }
+}
+
+/** BENCH_SEARCH_ONLY=1: only the search bench; BENCH_GET_ONLY=1: only get-by-id; otherwise all. */
 async function all(): Promise<void> {
-  if (process.env.BENCH_SEARCH_ONLY !== '1') await main();
+  if (process.env.BENCH_GET_ONLY === '1') return getById();
+  if (process.env.BENCH_SEARCH_ONLY !== '1') {
+    await main();
+    await getById();
+  }
   await searchBench(serverUrl, log);
 }
 

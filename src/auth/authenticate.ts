@@ -4,10 +4,11 @@ import type { Database } from '../db/types.js';
 import { errors, type UnauthorizedReason } from '../errors.js';
 import { toIsoOrNull } from '../shared/time.js';
 import { hashApiKey, isWellFormedApiKey } from './api-keys.js';
-import { findApiKeyByHash, touchApiKey } from './api-keys.repository.js';
+import { findApiKeyByHash, touchApiKey, type KeyColumns } from './api-keys.repository.js';
+import { ApiKeyCache } from './key-cache.js';
 import type { Scope } from './scopes.js';
 
-/** Who is calling: the key's organization, role and scopes. */
+/** Who is calling: the key's organization, role and scopes. Shared by the requests of a cached key: never change it. */
 export interface AuthContext {
   keyId: string;
   organizationId: string;
@@ -28,17 +29,33 @@ export interface RouteAuth {
    * on its own id (it may revoke itself, never another key).
    */
   ownKeyParam?: string;
+  /**
+   * Where keys are read from the store on every request (no key cache: PostgreSQL), the record the
+   * route answers with is read in the same statement as the key: one round trip instead of two.
+   */
+  withKey?: ReadWithKey;
+}
+
+/** A record read in one statement with the caller's key (RouteAuth.withKey). */
+export interface ReadWithKey {
+  /** The path parameter naming the record; read only when it is a lower-case UUID (validation comes later). */
+  param: string;
+  /** The key by hash and, in the key's own organization, the record by id (null when there is none). */
+  read: (db: Kysely<Database>, keyHash: string, id: string) => Promise<{ key: KeyColumns | undefined; record: unknown }>;
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
     auth: AuthContext | null;
+    /** The record read with the key (RouteAuth.withKey), by the id it was read for. */
+    readWithKey: { id: string; record: unknown } | null;
   }
   interface FastifyContextConfig {
     auth?: RouteAuth;
   }
 }
 
+const LOWER_CASE_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const BEARER = /^bearer +(\S+)\s*$/i;
 const BEARER_SCHEME_NAME = /^bearer(\s|$)/i;
 // last_used_at is informational; writing it on every request would turn reads into writes.
@@ -46,6 +63,8 @@ const TOUCH_INTERVAL_MS = 60_000;
 
 export interface AuthenticateOptions {
   db: Kysely<Database>;
+  /** The store's API key version (Store.apiKeysVersion): with one, valid keys are cached. */
+  apiKeysVersion: (() => number) | null;
   /** Counts a failed authentication for the client address; true when it is over its limit. */
   authFailureExceeded: (request: FastifyRequest) => Promise<number | null>;
 }
@@ -57,10 +76,23 @@ export interface AuthenticateOptions {
  */
 export function registerAuthentication(app: FastifyInstance, options: AuthenticateOptions): void {
   app.decorateRequest('auth', null);
+  app.decorateRequest('readWithKey', null);
+  const cache = options.apiKeysVersion ? new ApiKeyCache(options.apiKeysVersion) : null;
 
   app.addHook('onRequest', async (request: FastifyRequest) => {
-    if (!request.routeOptions.config.auth) return;
-    const context = await authenticate(options.db, request.headers.authorization);
+    const auth = request.routeOptions.config.auth;
+    if (!auth) return;
+    const withKey = cache === null ? auth.withKey : undefined;
+    const id = withKey ? (request.params as Record<string, unknown> | undefined)?.[withKey.param] : undefined;
+    const readKey =
+      withKey && typeof id === 'string' && LOWER_CASE_UUID.test(id)
+        ? async (db: Kysely<Database>, hash: string) => {
+            const { key, record } = await withKey.read(db, hash, id);
+            request.readWithKey = { id, record };
+            return key;
+          }
+        : findApiKeyByHash;
+    const context = await authenticate(options.db, cache, request.headers.authorization, readKey);
     if (typeof context === 'object') {
       request.auth = context;
       return;
@@ -90,31 +122,61 @@ function isOwnKey(request: FastifyRequest, param: string | undefined): boolean {
 }
 
 /** The caller's key, or why there is none. */
-async function authenticate(db: Kysely<Database>, header: string | undefined): Promise<AuthContext | UnauthorizedReason> {
+async function authenticate(
+  db: Kysely<Database>,
+  cache: ApiKeyCache | null,
+  header: string | undefined,
+  readKey: (db: Kysely<Database>, hash: string) => Promise<KeyColumns | undefined>,
+): Promise<AuthContext | UnauthorizedReason> {
   if (header === undefined || header.trim() === '') return 'missing';
   if (!BEARER_SCHEME_NAME.test(header)) return 'scheme';
   const key = BEARER.exec(header)?.[1];
   if (!key || !isWellFormedApiKey(key)) return 'malformed';
-  // Read on every request, never cached: a revoked or expired key is refused from the next request on.
-  // Unknown, revoked and expired are one answer: telling them apart would tell which keys exist.
-  const row = await findApiKeyByHash(db, hashApiKey(key));
-  if (!row || row.revoked_at !== null) return 'invalid';
+  const hash = hashApiKey(key);
   const now = Date.now();
-  const expiresAt = toIsoOrNull(row.expires_at);
-  if (expiresAt !== null && Date.parse(expiresAt) <= now) return 'invalid';
-  const lastUsed = toIsoOrNull(row.last_used_at);
-  if (lastUsed === null || now - Date.parse(lastUsed) > TOUCH_INTERVAL_MS) {
-    await touchApiKey(db, row.id, new Date(now).toISOString());
+  // The cache forgets every key as soon as any key may have changed anywhere (key-cache.ts), so a
+  // revoked key is refused from the next request on, whichever process revoked it.
+  const version = cache?.refresh() ?? 0;
+  let entry = cache?.get(hash);
+  if (entry === undefined) {
+    // Unknown, revoked and expired are one answer: telling them apart would tell which keys exist.
+    const row = await readKey(db, hash);
+    if (!row || row.revoked_at !== null) return 'invalid';
+    const expiresAt = toIsoOrNull(row.expires_at);
+    const lastUsed = toIsoOrNull(row.last_used_at);
+    entry = {
+      context: {
+        keyId: row.id,
+        organizationId: row.organization_id,
+        role: row.role,
+        scopes: new Set(JSON.parse(row.scopes) as string[]),
+        keyPrefix: row.key_prefix,
+        holderUserId: row.holder_user_id,
+        expiresAt,
+      },
+      expiresAtMs: expiresAt === null ? Number.POSITIVE_INFINITY : Date.parse(expiresAt),
+      touchedAtMs: lastUsed === null ? Number.NEGATIVE_INFINITY : Date.parse(lastUsed),
+    };
+    if (entry.expiresAtMs <= now) return 'invalid';
+    cache?.set(hash, entry, version);
+  } else if (entry.expiresAtMs <= now) {
+    cache?.delete(hash);
+    return 'invalid';
   }
-  return {
-    keyId: row.id,
-    organizationId: row.organization_id,
-    role: row.role,
-    scopes: new Set(JSON.parse(row.scopes) as string[]),
-    keyPrefix: row.key_prefix,
-    holderUserId: row.holder_user_id,
-    expiresAt,
-  };
+  if (now - entry.touchedAtMs > TOUCH_INTERVAL_MS) {
+    entry.touchedAtMs = now;
+    await touchApiKey(db, entry.context.keyId, new Date(now).toISOString());
+  }
+  return entry.context;
+}
+
+/**
+ * The record read with the key for this id (RouteAuth.withKey): the row, null when there is none,
+ * undefined when it was not read that way (the route reads it itself).
+ */
+export function readWithKeyOf<T>(request: FastifyRequest, id: string): T | null | undefined {
+  const read = request.readWithKey;
+  return read !== null && read.id === id ? ((read.record ?? null) as T | null) : undefined;
 }
 
 /** The caller of a protected route; the auth hook guarantees it is set. */

@@ -1,5 +1,6 @@
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import type pg from 'pg';
+import { statementNameOf } from './prepared.js';
 import { isBrokenConnection } from './unavailable.js';
 
 /**
@@ -38,7 +39,10 @@ function checkedOut(client: pg.PoolClient): PostgresPoolClient {
   let broken: Error | undefined;
   const query = async <R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> => {
     try {
-      return (await client.query(sql, parameters as unknown[])) as unknown as PostgresQueryResult<R>;
+      // Hot-path queries (prepared.ts) run as named statements: parsed and planned once per connection.
+      const name = statementNameOf(sql);
+      const result = name === undefined ? await client.query(sql, parameters as unknown[]) : await client.query({ name, text: sql, values: parameters as unknown[] });
+      return result as unknown as PostgresQueryResult<R>;
     } catch (error) {
       if (isBrokenConnection(error)) broken ??= error as Error;
       throw error;

@@ -30,6 +30,13 @@ export interface Store {
   file: string | null;
   /** Write failures seen by requests, for the readiness check. */
   health: StoreHealth;
+  /**
+   * A number that changes whenever any connection, in any process, may have changed an API key's
+   * validity (revoked, expiry, scopes, deleted), read without a query round trip: the key cache's
+   * freshness check (src/auth/key-cache.ts). Null where no such cheap signal exists (PostgreSQL):
+   * keys are then read from the store on every request.
+   */
+  apiKeysVersion: (() => number) | null;
   close(): Promise<void>;
 }
 
@@ -106,7 +113,57 @@ export function openStore(options: StoreOptions): Store {
     await searches.close();
     await db.destroy();
   };
-  return { db, dialect: 'sqlite', search: sqliteTicketSearch, searches, file: path, health: new StoreHealth(), close };
+  return { db, dialect: 'sqlite', search: sqliteTicketSearch, searches, file: path, health: new StoreHealth(), apiKeysVersion: sqliteApiKeysVersion(database), close };
+}
+
+/** The columns whose change can make a key refused or change what it may do (not last_used_at). */
+const KEY_VALIDITY_COLUMNS = 'revoked_at, expires_at, scopes, role, organization_id, key_hash, holder_user_id';
+
+/**
+ * The API keys' version on SQLite, two signals in one number:
+ *
+ * - `PRAGMA data_version` changes whenever another connection (another process, `ticketing keys
+ *   revoke`) commits anything to the file; read through a prepared statement, it costs no I/O.
+ * - temporary triggers on this connection count its own changes to keys (a revoke through the API,
+ *   a user's keys revoked with them, a cascade), which data_version does not report. They fire
+ *   inside the changing statement, so before its commit: the cache forgets the key at once.
+ *
+ * The triggers are created on first use (the store is opened before it is migrated); until they
+ * exist, and if they cannot be created, every read is a new version, so nothing is ever cached.
+ */
+function sqliteApiKeysVersion(database: BetterSqlite3.Database): () => number {
+  let version = 0;
+  let lastDataVersion: unknown = null;
+  let installed = false;
+  database.function('ticketing_api_keys_changed', { deterministic: false }, () => {
+    version++;
+    return null;
+  });
+  const dataVersion = database.prepare('pragma data_version').pluck();
+  const install = () => {
+    try {
+      database.exec(`
+        create temp trigger if not exists ticketing_api_keys_updated after update of ${KEY_VALIDITY_COLUMNS} on main.api_keys
+        begin select ticketing_api_keys_changed(); end;
+        create temp trigger if not exists ticketing_api_keys_deleted after delete on main.api_keys
+        begin select ticketing_api_keys_changed(); end;`);
+      installed = true;
+    } catch {
+      // Not migrated yet: try again next time.
+    }
+  };
+  return () => {
+    if (!installed) {
+      install();
+      if (!installed) return ++version;
+    }
+    const current = dataVersion.get();
+    if (current !== lastDataVersion) {
+      lastDataVersion = current;
+      version++;
+    }
+    return version;
+  };
 }
 
 const INT8_OID = 20;
@@ -169,5 +226,5 @@ function openPostgres(connectionString: string, poolSize: number, timeouts: Stor
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: resilientPool(pool) }) });
   // Searches hold at most half the pool (and at least one connection), whatever is configured.
   const searches = postgresSearchRunner(db, { ...search, concurrency: Math.max(1, Math.min(search.concurrency, Math.floor(poolSize / 2))) });
-  return { db, dialect: 'postgres', search: postgresTicketSearch, searches, file: null, health: new StoreHealth(), close: () => db.destroy() };
+  return { db, dialect: 'postgres', search: postgresTicketSearch, searches, file: null, health: new StoreHealth(), apiKeysVersion: null, close: () => db.destroy() };
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { errors } from '../errors.js';
@@ -29,16 +29,29 @@ const NotModified = Type.Null({ description: 'Not Modified: the copy named in If
 
 /** The entity tag of a JSON representation: a hash of its canonical JSON (keys sorted). */
 export function etagOf(representation: unknown): string {
-  return `"${createHash('sha256').update(canonicalJson(representation)).digest('base64url').slice(0, 32)}"`;
+  // One-shot hash: no Hash object per answer (it runs on every single-record GET).
+  return `"${hash('sha256', canonicalJson(representation), 'base64url').slice(0, 32)}"`;
 }
 
+/** JSON with every object's keys in code-unit order and undefined members left out. */
 function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (Array.isArray(value)) {
+    let out = '[';
+    // An undefined element adds nothing between its commas (as Array.prototype.join would).
+    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + ((canonicalJson(value[i]) as string | undefined) ?? '');
+    return `${out}]`;
+  }
   if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+    const object = value as Record<string, unknown>;
+    // Array.prototype.sort without a comparator orders by UTF-16 code units, like `<` on strings.
+    const keys = Object.keys(object).sort();
+    let out = '{';
+    for (const key of keys) {
+      const member = object[key];
+      if (member === undefined) continue;
+      out += `${out.length === 1 ? '' : ','}${JSON.stringify(key)}:${canonicalJson(member)}`;
+    }
+    return `${out}}`;
   }
   return JSON.stringify(value);
 }

@@ -1,4 +1,6 @@
 import { sql, type Insertable, type SelectQueryBuilder, type Updateable } from 'kysely';
+import { KEY_COLUMNS, type KeyColumns } from '../../auth/api-keys.repository.js';
+import { preparedQuery } from '../../db/prepared.js';
 import { UNINDEXED_TERM_WINDOW, type SearchTerm, type TicketSearch } from '../../db/search.js';
 import type { Database, TicketRow, TicketsTable } from '../../db/types.js';
 import { forUpdate, type Executor } from '../../shared/executor.js';
@@ -40,13 +42,39 @@ export async function insertTicket(db: Executor, row: Insertable<TicketsTable>):
   await db.insertInto('tickets').values(row).execute();
 }
 
-export function findTicket(db: Executor, organizationId: string, id: string): Promise<TicketColumns | undefined> {
-  return db
-    .selectFrom('tickets')
-    .select(COLUMNS)
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+// The get-by-id read: compiled once (and a named statement on PostgreSQL), it runs on every GET.
+const findTicketQuery = preparedQuery((db: Executor, organizationId: string, id: string) =>
+  db.selectFrom('tickets').select(COLUMNS).where('organization_id', '=', organizationId).where('id', '=', id),
+);
+
+export async function findTicket(db: Executor, organizationId: string, id: string): Promise<TicketColumns | undefined> {
+  return (await findTicketQuery(db, organizationId, id))[0];
+}
+
+const KEY_AS = KEY_COLUMNS.map((c) => sql`k.${sql.ref(c)} as ${sql.ref(`key_${c}`)}`);
+const TICKET_AS = COLUMNS.map((c) => sql`t.${sql.ref(c)}`);
+
+// The caller's key by hash and the ticket by id in the key's organization, in one statement.
+const findTicketWithKeyQuery = preparedQuery((db: Executor, keyHash: string, id: string) => ({
+  compile: () =>
+    sql<Record<string, unknown>>`select ${sql.join(KEY_AS)}, ${sql.join(TICKET_AS)}
+      from api_keys k left join tickets t on t.organization_id = k.organization_id and t.id = ${id}
+      where k.key_hash = ${keyHash}`.compile(db),
+}));
+
+/**
+ * GET by id where keys are read on every request (RouteAuth.withKey): the key and the ticket in
+ * one round trip. The ticket is looked for only in the key's own organization.
+ */
+export async function findTicketWithKey(db: Executor, keyHash: string, id: string): Promise<{ key: KeyColumns | undefined; record: TicketColumns | null }> {
+  const row = (await findTicketWithKeyQuery(db, keyHash, id))[0];
+  if (!row) return { key: undefined, record: null };
+  const key: Record<string, unknown> = {};
+  for (const c of KEY_COLUMNS) key[c] = row[`key_${c}`];
+  if (row.id === null) return { key: key as KeyColumns, record: null };
+  const ticket: Record<string, unknown> = {};
+  for (const c of COLUMNS) ticket[c] = row[c];
+  return { key: key as KeyColumns, record: ticket as TicketColumns };
 }
 
 /**

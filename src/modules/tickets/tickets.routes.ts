@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { authOf } from '../../auth/authenticate.js';
+import { authOf, readWithKeyOf } from '../../auth/authenticate.js';
 import { ifMatchOf } from '../../http/conditional.js';
 import { toPage, withNextLink } from '../../shared/pagination.js';
 import { actorOf } from '../events/events.log.js';
 import { ErrorBody, responses } from '../../shared/schemas.js';
 import { CreateTicketBody, ListTicketsQuery, Ticket, TicketParams, UpdateTicketBody } from './tickets.schemas.js';
-import { TICKET_ORDER } from './tickets.repository.js';
+import { findTicketWithKey, TICKET_ORDER, type TicketColumns } from './tickets.repository.js';
 import * as tickets from './tickets.service.js';
 
 export async function ticketsRoutes(fastify: FastifyInstance, deps: tickets.TicketDeps): Promise<void> {
@@ -30,9 +30,11 @@ export async function ticketsRoutes(fastify: FastifyInstance, deps: tickets.Tick
   });
 
   app.get('/v1/tickets/:ticket_id', {
-    config: { auth: { scope: 'tickets:read' } },
+    // Where keys are read on every request (PostgreSQL), the ticket is read in the key's statement.
+    config: { auth: { scope: 'tickets:read', withKey: { param: 'ticket_id', read: findTicketWithKey } } },
     schema: { tags, summary: 'Get a ticket', params: TicketParams, response: responses({ 200: Ticket, 404: ErrorBody }) },
-    handler: (request) => tickets.getTicket(deps, authOf(request).organizationId, request.params.ticket_id),
+    handler: (request) =>
+      tickets.getTicket(deps, authOf(request).organizationId, request.params.ticket_id, readWithKeyOf<TicketColumns>(request, request.params.ticket_id)),
   });
 
   app.post('/v1/tickets', {

@@ -144,8 +144,10 @@ export async function createTicket(deps: TicketDeps, organizationId: string, bod
   });
 }
 
-export async function getTicket(deps: TicketDeps, organizationId: string, id: string): Promise<Ticket> {
-  return presentTicket(await getTicketRow(deps.store.db, organizationId, id));
+export async function getTicket(deps: TicketDeps, organizationId: string, id: string, readWithKey?: TicketColumns | null): Promise<Ticket> {
+  // Read already, in the key's statement (tickets.routes.ts: auth.withKey): a null is a 404 as well.
+  if (readWithKey === null) throw errors.notFound('Ticket');
+  return presentTicket(readWithKey ?? (await getTicketRow(deps.store.db, organizationId, id)));
 }
 
 /** `42`, `TKT-42` and `tkt-42` name ticket 42. */
