@@ -40,6 +40,16 @@ export async function insertTicket(db: Executor, row: Insertable<TicketsTable>):
   await db.insertInto('tickets').values(row).execute();
 }
 
+/** Rows per insert: 18 parameters each stays below SQLite's limit of 32,766. */
+const INSERT_BATCH = 500;
+
+/** Several tickets, in order (one statement per 500). */
+export async function insertTickets(db: Executor, rows: Array<Insertable<TicketsTable>>): Promise<void> {
+  for (let i = 0; i < rows.length; i += INSERT_BATCH) {
+    await db.insertInto('tickets').values(rows.slice(i, i + INSERT_BATCH)).execute();
+  }
+}
+
 export function findTicket(db: Executor, organizationId: string, id: string): Promise<TicketColumns | undefined> {
   return db
     .selectFrom('tickets')
