@@ -26,6 +26,7 @@ import {
   findTicket,
   findTicketForUpdate,
   insertTicket,
+  insertNumberedTickets,
   insertTickets,
   listTickets as listTicketRows,
   listTicketsQuery,
@@ -162,23 +163,31 @@ async function writeTickets(
   // In the order of the organizations' ids, so that two groups lock the counters in the same order.
   const organizations = [...counts.keys()].sort();
   const next = new Map<string, number>();
-  const takeNumbers = async () => {
+  if (dialect === 'sqlite') {
+    // As for a single create (createTicketAlone): the write first, which takes the write lock at
+    // once, then the customers, then the tickets with the numbers taken.
     for (const organizationId of organizations) {
       const count = counts.get(organizationId)!;
       next.set(organizationId, (await takeTicketNumbers(trx, organizationId, count)) - count + 1);
     }
-  };
-  // As for a single create (createTicketAlone): the write first on SQLite, where it takes the write
-  // lock at once; on PostgreSQL the numbers last, so the organization's row lock covers the least.
-  if (dialect === 'sqlite') await takeNumbers();
+  }
   const customerIds = await findOrCreateCustomers(trx, requests, logs, now);
-  if (dialect !== 'sqlite') await takeNumbers();
-  const rows = requests.map((request, i) => {
-    const number = next.get(request.organizationId)!;
-    next.set(request.organizationId, number + 1);
-    return newTicketRow(request.organizationId, number, customerIds[i]!, request.body, now);
-  });
-  await insertTickets(trx, rows);
+  const rows = requests.map((request, i) => newTicketRow(request.organizationId, 0, customerIds[i]!, request.body, now));
+  if (dialect === 'sqlite') {
+    for (const row of rows) {
+      row.ticket_number = next.get(row.organization_id)!;
+      next.set(row.organization_id, row.ticket_number + 1);
+    }
+    await insertTickets(trx, rows);
+  } else {
+    // The numbers last, taken and used by one statement per organization: the organization's row
+    // lock then covers that statement, the events' and the commit.
+    for (const organizationId of organizations) {
+      const own = rows.filter((row) => row.organization_id === organizationId);
+      const first = await insertNumberedTickets(trx, organizationId, own);
+      own.forEach((row, i) => (row.ticket_number = first + i));
+    }
+  }
   // The rows as written are the tickets: no need to read them back.
   const tickets = rows.map((row, i) => {
     const ticket = presentTicket(row);
