@@ -221,6 +221,7 @@ function print(output: ClientOutput, input: ClientInput, webhooks: WebhookFigure
   lines.push('');
   lines.push(`Ticket creates (POST /v1/tickets), autocannon ${input.createConnections} connections in all x ${input.durationSeconds} s:`);
   lines.push(...table(output.creates));
+  lines.push(`  creates/s on ${storeName}: ${output.creates.map((c) => `${c.requestsPerSecond.toFixed(0)} (${c.name})`).join(', ')}`);
   lines.push('');
   lines.push('Webhook delivery latency, commit to receiver (one endpoint on 127.0.0.1, ticket.created):');
   lines.push(`  ${'creates through'.padEnd(22)} ${'events'.padStart(7)} ${'p50'.padStart(8)} ${'p95'.padStart(8)} ${'max'.padStart(8)}`);

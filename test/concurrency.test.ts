@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { createCommitStats } from '../src/modules/tickets/tickets.service.js';
 import { buildTestApp, type TestApp } from './helpers/test-app.js';
 
 /** Ticket numbers stay gapless and unique when many creates arrive at once (decisions §4). */
@@ -83,5 +85,62 @@ describe('concurrent creates', () => {
     );
     expect(responses.filter((r) => r.status !== 201)).toEqual([]);
     expectOneToN(responses.map((r) => r.json.ticket_number), COUNT);
+  });
+});
+
+describe('creates committed together (group commit)', () => {
+  /** Makes the store itself refuse tickets whose subject starts with "Refused": a create that fails inside the transaction. */
+  async function refuseSomeTickets(): Promise<() => Promise<void>> {
+    if (t.store.dialect === 'sqlite') {
+      await sql`create trigger test_refuse_ticket before insert on tickets when new.subject like 'Refused%'
+        begin select raise(abort, 'refused by the test'); end`.execute(t.store.db);
+      return async () => void (await sql`drop trigger test_refuse_ticket`.execute(t.store.db));
+    }
+    await sql`create function test_refuse_ticket() returns trigger language plpgsql as $$
+      begin raise exception 'refused by the test'; end $$`.execute(t.store.db);
+    await sql`create trigger test_refuse_ticket before insert on tickets for each row
+      when (new.subject like 'Refused%') execute function test_refuse_ticket()`.execute(t.store.db);
+    return async () => {
+      await sql`drop trigger test_refuse_ticket on tickets`.execute(t.store.db);
+      await sql`drop function test_refuse_ticket()`.execute(t.store.db);
+    };
+  }
+
+  it('one failing create fails alone: the others of its group commit, numbered 1..n without a gap, each with its events', async () => {
+    const org = await t.newOrg('Group');
+    const before = { ...(createCommitStats(t.store) ?? { batches: 0, items: 0, largest: 0 }) };
+    const restore = await refuseSomeTickets();
+    let responses;
+    try {
+      responses = await Promise.all(
+        Array.from({ length: COUNT }, (_, i) =>
+          t.request({ method: 'POST', url: '/v1/tickets', key: org.adminKey, body: { ...body(i), subject: i % 9 === 4 ? `Refused ${i}` : `Kept ${i}` } }),
+        ),
+      );
+    } finally {
+      await restore();
+    }
+    const stats = createCommitStats(t.store)!;
+    // The creates did share transactions: fewer transactions than creates.
+    expect(stats.items - before.items).toBe(COUNT);
+    expect(stats.batches - before.batches).toBeLessThan(COUNT / 2);
+    const refused = responses.filter((_, i) => i % 9 === 4);
+    const kept = responses.filter((_, i) => i % 9 !== 4);
+    expect(refused.map((r) => r.statusCode).filter((s) => s < 500)).toEqual([]);
+    expect(kept.filter((r) => r.statusCode !== 201).map((r) => r.body)).toEqual([]);
+    const tickets = kept.map((r) => r.json<{ id: string; ticket_number: number; subject: string }>());
+    expectOneToN(tickets.map((x) => x.ticket_number), kept.length);
+
+    // Stored as answered: no refused ticket, and exactly one ticket.created event per ticket, in a feed without gaps.
+    const rows = await t.store.db.selectFrom('tickets').select(['id', 'ticket_number', 'subject']).where('organization_id', '=', org.id).execute();
+    expect(rows.map((r) => r.id).sort()).toEqual(tickets.map((x) => x.id).sort());
+    const events = await t.store.db.selectFrom('events').select(['type', 'resource_id', 'position']).where('organization_id', '=', org.id).execute();
+    const created = events.filter((e) => e.type === 'ticket.created').map((e) => e.resource_id);
+    expect(created.sort()).toEqual(tickets.map((x) => x.id).sort());
+    expect(events.filter((e) => e.type === 'customer.created')).toHaveLength(7);
+    expectOneToN(events.map((e) => Number(e.position)), events.length);
+    // A create after the group goes on from the last number.
+    const next = await t.request({ method: 'POST', url: '/v1/tickets', key: org.adminKey, body: body(1) });
+    expect(next.json<{ ticket_number: number }>().ticket_number).toBe(kept.length + 1);
   });
 });

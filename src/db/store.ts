@@ -6,6 +6,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { isPostgresUrl, type DialectName } from './dialect.js';
 import { resilientPool } from './pg-pool.js';
+import { MAIN_CONNECTION_CHECKPOINT_PAGES, startCheckpointer } from './sqlite-checkpointer.js';
 import { withStatementCache } from './sqlite-statements.js';
 import { postgresTicketSearch, searchContains, sqliteTicketSearch, type TicketSearch } from './search.js';
 import {
@@ -97,12 +98,18 @@ export function openStore(options: StoreOptions): Store {
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
+  // Statement journals (and sorts) in memory, not in temporary files: each write statement of a
+  // create wrote its journal to a file, the most system calls of a create after the log's own.
+  database.pragma('temp_store = MEMORY');
   // PostgreSQL's name, so set-based SQL that makes records (events of a cascade) is the same on both.
   database.function('gen_random_uuid', { deterministic: false }, () => randomUUID());
   // The search's text test (search.ts); the worker threads' connections register the same.
   database.function('search_contains', { deterministic: false }, searchContains);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   const path = file === ':memory:' ? null : resolve(file);
+  // Checkpoints on a worker thread, not inside the commits of the main connection (sqlite-checkpointer.ts).
+  const checkpointer = path ? startCheckpointer(path) : undefined;
+  if (checkpointer) database.pragma(`wal_autocheckpoint = ${MAIN_CONNECTION_CHECKPOINT_PAGES}`);
   const searchOptions = options.search ?? DEFAULT_SEARCH_OPTIONS;
   // Worker threads need a file to open; an in-memory store searches on the main thread.
   const searches =
@@ -111,6 +118,7 @@ export function openStore(options: StoreOptions): Store {
       : mainThreadSearchRunner(db, searchOptions);
   const close = async () => {
     await searches.close();
+    await checkpointer?.stop();
     await db.destroy();
   };
   return { db, dialect: 'sqlite', search: sqliteTicketSearch, searches, file: path, health: new StoreHealth(), apiKeysVersion: sqliteApiKeysVersion(database), close };

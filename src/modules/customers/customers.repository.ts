@@ -25,6 +25,18 @@ export function findCustomerByEmail(db: Executor, organizationId: string, email:
     .executeTakeFirst();
 }
 
+/** The organization's customers with these normalized emails: id by normalized email. */
+export async function findCustomersByNormalizedEmails(db: Executor, organizationId: string, normalized: string[]): Promise<Map<string, string>> {
+  if (normalized.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('customers')
+    .select(['id', 'email_normalized'])
+    .where('organization_id', '=', organizationId)
+    .where('email_normalized', 'in', normalized)
+    .execute();
+  return new Map(rows.map((row) => [row.email_normalized, row.id]));
+}
+
 export async function insertCustomer(db: Executor, row: Insertable<CustomersTable>): Promise<void> {
   await db.insertInto('customers').values(row).execute();
 }

@@ -119,11 +119,31 @@ export class EventLog {
    */
   async seal(): Promise<number> {
     if (this.sealed) return 0;
-    this.sealed = true;
-    const total = this.written + this.pending.length;
+    const written = this.written;
+    const rows = this.takeRows();
+    const total = written + rows.length;
     if (total === 0) return 0;
-    // Built before the positions are taken: nothing but the statements below runs under the lock.
-    const rows: UnpositionedEventRow[] = this.pending.map((event) => {
+    if (written === 0) {
+      // The common case: positions and rows in one go (one statement on PostgreSQL).
+      await appendEvents(this.trx, this.organizationId, rows);
+      return total;
+    }
+    const base = (await takeEventPositions(this.trx, this.organizationId, total)) - total;
+    await positionWrittenEvents(this.trx, this.organizationId, base);
+    await insertEvents(this.trx, rows.map((row, i) => ({ ...row, position: base + written + i + 1 })));
+    return total;
+  }
+
+  /**
+   * Seals the log and hands its added events over as rows, to be appended by whoever writes
+   * several logs of one transaction together (`appendEventLogs`). Only for logs without
+   * set-based events (those are positioned by `seal`).
+   */
+  takeRows(): UnpositionedEventRow[] {
+    if (this.sealed) throw new Error('The event log of this transaction is sealed already');
+    this.sealed = true;
+    // Built before the positions are taken: nothing but the append runs under the lock.
+    return this.pending.map((event) => {
       const occurredAt = event.occurredAt ?? nowIso();
       const stamp = this.stamp(occurredAt);
       return {
@@ -140,16 +160,34 @@ export class EventLog {
         data: JSON.stringify({ object: event.object, changes: event.changes ?? null }),
       };
     });
-    if (this.written === 0) {
-      // The common case: positions and rows in one go (one statement on PostgreSQL).
-      await appendEvents(this.trx, this.organizationId, rows);
-      return total;
-    }
-    const base = (await takeEventPositions(this.trx, this.organizationId, total)) - total;
-    await positionWrittenEvents(this.trx, this.organizationId, base);
-    await insertEvents(this.trx, rows.map((row, i) => ({ ...row, position: base + this.written + i + 1 })));
-    return total;
   }
+
+  /** Events written by set-based SQL (addSelected), which only `seal` can position. */
+  get selectedCount(): number {
+    return this.written;
+  }
+}
+
+/**
+ * Seals several event logs of one transaction (a group commit: several changes, by several
+ * actors, of one or more organizations) as its last statements: one append per organization, in
+ * the order of the organizations' ids (so two such transactions lock the feeds' counters in the
+ * same order), each log's events in the order the logs are given. Resolves to the organizations
+ * that got events, to announce after the commit.
+ */
+export async function appendEventLogs(trx: Transaction<Database>, logs: EventLog[]): Promise<string[]> {
+  if (logs.some((log) => log.selectedCount > 0)) throw new Error('appendEventLogs takes logs without set-based events');
+  const byOrganization = new Map<string, UnpositionedEventRow[]>();
+  for (const log of logs) {
+    const rows = log.takeRows();
+    if (rows.length === 0) continue;
+    const list = byOrganization.get(log.organizationId);
+    if (list) list.push(...rows);
+    else byOrganization.set(log.organizationId, rows);
+  }
+  const organizations = [...byOrganization.keys()].sort();
+  for (const organizationId of organizations) await appendEvents(trx, organizationId, byOrganization.get(organizationId)!);
+  return organizations;
 }
 
 const committed = new EventEmitter().setMaxListeners(0);
@@ -178,6 +216,11 @@ export async function withEvents<T>(
   });
   if (count > 0) committed.emit('committed', organizationId);
   return value;
+}
+
+/** Tells this process's webhook worker that a transaction committed events of the organization. */
+export function announceCommitted(organizationId: string): void {
+  committed.emit('committed', organizationId);
 }
 
 /** For a transaction opened elsewhere (the first start's bootstrap): seal it yourself before it commits. */

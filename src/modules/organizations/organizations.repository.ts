@@ -55,3 +55,18 @@ export async function takeNextTicketNumber(trx: Transaction<Database>, organizat
     .executeTakeFirstOrThrow();
   return Number(row.ticket_counter);
 }
+
+/**
+ * Takes the organization's next `count` ticket numbers at once and returns the last one (the
+ * numbers are `last - count + 1` to `last`). The same lock as takeNextTicketNumber, held until the
+ * commit: a group of creates committed together (tickets.service.ts).
+ */
+export async function takeTicketNumbers(trx: Transaction<Database>, organizationId: string, count: number): Promise<number> {
+  const row = await trx
+    .updateTable('organizations')
+    .set((eb) => ({ ticket_counter: eb('ticket_counter', '+', count) }))
+    .where('id', '=', organizationId)
+    .returning('ticket_counter')
+    .executeTakeFirstOrThrow();
+  return Number(row.ticket_counter);
+}

@@ -42,6 +42,51 @@ export async function insertTicket(db: Executor, row: Insertable<TicketsTable>):
   await db.insertInto('tickets').values(row).execute();
 }
 
+/** Rows per insert: 18 parameters each stays below SQLite's limit of 32,766. */
+const INSERT_BATCH = 500;
+
+/** Several tickets, in order (one statement per 500). */
+export async function insertTickets(db: Executor, rows: Array<Insertable<TicketsTable>>): Promise<void> {
+  for (let i = 0; i < rows.length; i += INSERT_BATCH) {
+    await db.insertInto('tickets').values(rows.slice(i, i + INSERT_BATCH)).execute();
+  }
+}
+
+/** The columns of a new ticket that `insertNumberedTickets` passes as arrays (all text). */
+const NUMBERED_COLUMNS = [
+  'id', 'tracking_token', 'customer_id', 'subject', 'description', 'status', 'priority', 'category', 'assigned_user_id',
+  'assigned_team_id', 'due_date', 'created_at', 'updated_at', 'resolved_at', 'closed_at',
+] as const;
+
+/**
+ * PostgreSQL: takes the organization's next `rows.length` ticket numbers and inserts the tickets
+ * with them, in order, in one statement (the counter's update in a CTE, the rows as one text array
+ * per column); returns the first number. The counter's row stays locked until the commit, as with
+ * takeNextTicketNumber.
+ */
+export async function insertNumberedTickets(
+  trx: Executor,
+  organizationId: string,
+  rows: Array<Omit<Insertable<TicketsTable>, 'ticket_number' | 'organization_id'>>,
+): Promise<number> {
+  const columns = sql.join(NUMBERED_COLUMNS.map((c) => sql`cast(${rows.map((row) => row[c] ?? null)} as text[])`));
+  const names = sql.join(NUMBERED_COLUMNS.map((c) => sql.ref(c)));
+  const picked = sql.join(NUMBERED_COLUMNS.map((c) => sql.ref(`r.${c}`)));
+  const result = await sql<{ first: number }>`with n as (
+      update organizations set ticket_counter = ticket_counter + ${rows.length} where id = ${organizationId} returning ticket_counter
+    ), inserted as (
+      insert into tickets (organization_id, ticket_number, ${names})
+      select ${organizationId}, n.ticket_counter - ${rows.length} + r.k, ${picked}
+      from n, unnest(${columns}) with ordinality as r(${names}, k)
+      order by r.k
+      returning 1
+    )
+    select ticket_counter - ${rows.length} + 1 as first from n where (select count(*) from inserted) = ${rows.length}`.execute(trx);
+  const first = result.rows[0]?.first;
+  if (first === undefined) throw new Error('The tickets were not numbered and inserted');
+  return Number(first);
+}
+
 // The get-by-id read: compiled once (and a named statement on PostgreSQL), it runs on every GET.
 const findTicketQuery = preparedQuery((db: Executor, organizationId: string, id: string) =>
   db.selectFrom('tickets').select(COLUMNS).where('organization_id', '=', organizationId).where('id', '=', id),

@@ -1,20 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import type { Updateable } from 'kysely';
+import type { Kysely, Transaction, Updateable } from 'kysely';
 import { UNINDEXED_TERM_WINDOW } from '../../db/search.js';
 import { SearchBusyError, SearchTimeoutError } from '../../db/search-runner.js';
 import type { Store } from '../../db/store.js';
-import type { TicketsTable } from '../../db/types.js';
+import type { Database, TicketsTable } from '../../db/types.js';
+import { isStoreUnavailable } from '../../db/unavailable.js';
 import { errors } from '../../errors.js';
 import { assertIfMatch } from '../../http/conditional.js';
 import type { Executor } from '../../shared/executor.js';
+import { GroupCommit, type GroupCommitStats, type Outcome } from '../../shared/group-commit.js';
 import type { Page } from '../../shared/pagination.js';
 import { nowIso, toIso, toIsoOrNull } from '../../shared/time.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import { attachmentIdsOfTickets } from '../attachments/attachments.repository.js';
-import { findCustomerByEmail, insertCustomerUnlessExists, normalizeEmail } from '../customers/customers.repository.js';
+import { findCustomerByEmail, findCustomersByNormalizedEmails, insertCustomerUnlessExists, normalizeEmail } from '../customers/customers.repository.js';
 import { presentNewCustomer } from '../customers/customers.service.js';
-import { changesBetween, withEvents, type Actor, type EventLog } from '../events/events.log.js';
-import { takeNextTicketNumber } from '../organizations/organizations.repository.js';
+import { announceCommitted, appendEventLogs, changesBetween, eventLogOf, withEvents, type Actor, type EventLog } from '../events/events.log.js';
+import { takeNextTicketNumber, takeTicketNumbers } from '../organizations/organizations.repository.js';
 import { teamExists } from '../teams/teams.repository.js';
 import { userExists } from '../users/users.repository.js';
 import type { CreateTicketBody, ListTicketsQuery, Ticket, UpdateTicketBody } from './tickets.schemas.js';
@@ -24,6 +26,8 @@ import {
   findTicket,
   findTicketForUpdate,
   insertTicket,
+  insertNumberedTickets,
+  insertTickets,
   listTickets as listTicketRows,
   listTicketsQuery,
   updateTicket as updateTicketRow,
@@ -81,13 +85,190 @@ async function checkAssignees(
   }
 }
 
+/** One create waiting for its group commit. */
+interface CreateRequest {
+  organizationId: string;
+  body: CreateTicketBody;
+  actor: Actor;
+}
+
+/** Creates waiting to be committed together, one queue per store (per process). */
+const creators = new WeakMap<Kysely<Database>, GroupCommit<CreateRequest, Ticket>>();
+
+/** Creates of this store batch up to this many per transaction. */
+const MAX_CREATES_PER_COMMIT = 64;
+
+function creatorOf(deps: TicketDeps): GroupCommit<CreateRequest, Ticket> {
+  let creator = creators.get(deps.store.db);
+  if (!creator) {
+    creator = new GroupCommit((requests) => createTickets(deps, requests), MAX_CREATES_PER_COMMIT);
+    creators.set(deps.store.db, creator);
+  }
+  return creator;
+}
+
+/** How the creates of this store were grouped so far (batches, items, largest), or undefined before the first. */
+export function createCommitStats(store: Store): GroupCommitStats | undefined {
+  return creators.get(store.db)?.stats;
+}
+
+/**
+ * Creates a ticket (and its customer, found by email or created). Creates that arrive while
+ * others are being written are committed together (a group commit, docs/architecture.md#creates):
+ * one transaction for the group, each ticket with its own number, events and answer.
+ */
 export async function createTicket(deps: TicketDeps, organizationId: string, body: CreateTicketBody, actor: Actor): Promise<Ticket> {
-  const { db } = deps.store;
-  await checkAssignees(db, organizationId, body);
-  // The date-time format has already refused what Date cannot hold (shared/validation.ts).
-  const dueDate = toIsoOrNull(body.due_date);
-  const id = randomUUID();
-  return withEvents(db, organizationId, actor, async (trx, events) => {
+  await checkAssignees(deps.store.db, organizationId, body);
+  return creatorOf(deps).submit({ organizationId, body, actor });
+}
+
+/**
+ * Writes a group of creates in one transaction. If anything fails, the whole group rolls back
+ * (numbers, customers and events with it, so no number is lost) and each create is written again
+ * in a transaction of its own: only the one that fails by itself fails. A store that cannot serve
+ * right now fails the group without a retry.
+ */
+async function createTickets(deps: TicketDeps, requests: CreateRequest[]): Promise<Array<Outcome<Ticket>>> {
+  try {
+    const { tickets, organizations } = await deps.store.db.transaction().execute((trx) => writeTickets(deps.store.dialect, trx, requests));
+    for (const organizationId of organizations) announceCommitted(organizationId);
+    return tickets.map((value) => ({ ok: true, value }));
+  } catch (error) {
+    if (requests.length === 1 || isStoreUnavailable(error)) return requests.map(() => ({ ok: false, error }));
+    return Promise.all(
+      requests.map((request) =>
+        createTicketAlone(deps, request).then(
+          (value): Outcome<Ticket> => ({ ok: true, value }),
+          (error: unknown): Outcome<Ticket> => ({ ok: false, error }),
+        ),
+      ),
+    );
+  }
+}
+
+/**
+ * The group's statements, a fixed few whatever its size: per organization one counter update for
+ * all its numbers, one lookup of its customers (and an insert per new one), one insert of all the
+ * tickets, one append of all the events.
+ */
+async function writeTickets(
+  dialect: Store['dialect'],
+  trx: Transaction<Database>,
+  requests: CreateRequest[],
+): Promise<{ tickets: Ticket[]; organizations: string[] }> {
+  const now = nowIso();
+  const logs = requests.map((request) => eventLogOf(trx, request.organizationId, request.actor));
+  const counts = new Map<string, number>();
+  for (const request of requests) counts.set(request.organizationId, (counts.get(request.organizationId) ?? 0) + 1);
+  // In the order of the organizations' ids, so that two groups lock the counters in the same order.
+  const organizations = [...counts.keys()].sort();
+  const next = new Map<string, number>();
+  if (dialect === 'sqlite') {
+    // As for a single create (createTicketAlone): the write first, which takes the write lock at
+    // once, then the customers, then the tickets with the numbers taken.
+    for (const organizationId of organizations) {
+      const count = counts.get(organizationId)!;
+      next.set(organizationId, (await takeTicketNumbers(trx, organizationId, count)) - count + 1);
+    }
+  }
+  const customerIds = await findOrCreateCustomers(trx, requests, logs, now);
+  const rows = requests.map((request, i) => newTicketRow(request.organizationId, 0, customerIds[i]!, request.body, now));
+  if (dialect === 'sqlite') {
+    for (const row of rows) {
+      row.ticket_number = next.get(row.organization_id)!;
+      next.set(row.organization_id, row.ticket_number + 1);
+    }
+    await insertTickets(trx, rows);
+  } else {
+    // The numbers last, taken and used by one statement per organization: the organization's row
+    // lock then covers that statement, the events' and the commit.
+    for (const organizationId of organizations) {
+      const own = rows.filter((row) => row.organization_id === organizationId);
+      const first = await insertNumberedTickets(trx, organizationId, own);
+      own.forEach((row, i) => (row.ticket_number = first + i));
+    }
+  }
+  // The rows as written are the tickets: no need to read them back.
+  const tickets = rows.map((row, i) => {
+    const ticket = presentTicket(row);
+    logs[i]!.add({ type: 'ticket.created', resourceType: 'ticket', resourceId: ticket.id, ticketId: ticket.id, object: ticket, occurredAt: now });
+    return ticket;
+  });
+  return { tickets, organizations: await appendEventLogs(trx, logs) };
+}
+
+/**
+ * Each create's customer: found by email (case-insensitively) or created; an existing name is
+ * kept. A customer new to several creates of the group is created once, and its event belongs to
+ * the first of them. New customers are inserted in the order of their emails, so two groups
+ * inserting the same ones never wait for each other crosswise.
+ */
+async function findOrCreateCustomers(trx: Transaction<Database>, requests: CreateRequest[], logs: EventLog[], now: string): Promise<string[]> {
+  const ids: string[] = new Array<string>(requests.length);
+  const byOrganization = new Map<string, number[]>();
+  requests.forEach((request, i) => byOrganization.set(request.organizationId, [...(byOrganization.get(request.organizationId) ?? []), i]));
+  for (const organizationId of [...byOrganization.keys()].sort()) {
+    const indexes = byOrganization.get(organizationId)!;
+    const emails = [...new Set(indexes.map((i) => normalizeEmail(requests[i]!.body.customer_email)))];
+    const found = await findCustomersByNormalizedEmails(trx, organizationId, emails);
+    const missing = emails.filter((email) => !found.has(email)).sort();
+    for (const email of missing) {
+      const first = indexes.find((i) => normalizeEmail(requests[i]!.body.customer_email) === email)!;
+      const body = requests[first]!.body;
+      const customer = newCustomerRow(organizationId, body, now);
+      const id = await insertCustomerUnlessExists(trx, customer);
+      // Another transaction may have created the same customer a moment earlier: then it was not this one.
+      if (id === customer.id) {
+        logs[first]!.add({ type: 'customer.created', resourceType: 'customer', resourceId: id, object: presentNewCustomer(customer), occurredAt: now });
+      }
+      found.set(email, id);
+    }
+    for (const i of indexes) ids[i] = found.get(normalizeEmail(requests[i]!.body.customer_email))!;
+  }
+  return ids;
+}
+
+function newCustomerRow(organizationId: string, body: CreateTicketBody, now: string) {
+  return {
+    id: randomUUID(),
+    organization_id: organizationId,
+    name: body.customer_name,
+    email: body.customer_email,
+    email_normalized: normalizeEmail(body.customer_email),
+    has_premium_support: 0,
+    is_vip: 0,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+function newTicketRow(organizationId: string, ticketNumber: number, customerId: string, body: CreateTicketBody, now: string) {
+  return {
+    id: randomUUID(),
+    organization_id: organizationId,
+    ticket_number: ticketNumber,
+    tracking_token: randomUUID(),
+    customer_id: customerId,
+    subject: body.subject,
+    description: body.description,
+    status: 'new' as const,
+    priority: body.priority ?? 'medium',
+    category: body.category ?? null,
+    assigned_user_id: body.assigned_user_id ?? null,
+    assigned_team_id: body.assigned_team_id ?? null,
+    // The date-time format has already refused what Date cannot hold (shared/validation.ts).
+    due_date: toIsoOrNull(body.due_date),
+    created_at: now,
+    updated_at: now,
+    resolved_at: null,
+    closed_at: null,
+  };
+}
+
+/** One create in a transaction of its own: what a group falls back to when it fails. */
+async function createTicketAlone(deps: TicketDeps, request: CreateRequest): Promise<Ticket> {
+  const { organizationId, body } = request;
+  return withEvents(deps.store.db, organizationId, request.actor, async (trx, events) => {
     const now = nowIso();
     // On SQLite the write comes first: it takes the write lock at once (waiting out another
     // process's create), where a read first would leave a snapshot that another process's commit
@@ -96,50 +277,19 @@ export async function createTicket(deps: TicketDeps, organizationId: string, bod
     // the commit, and every create of the organization waits for that lock, so it should cover as
     // little as possible (the customer's find-or-create is safe without it: the unique index decides).
     let ticketNumber = deps.store.dialect === 'sqlite' ? await takeNextTicketNumber(trx, organizationId) : undefined;
-    // The customer is found by email (case-insensitively) or created; an existing name is kept.
     let customerId = (await findCustomerByEmail(trx, organizationId, body.customer_email))?.id;
     if (customerId === undefined) {
-      const customer = {
-        id: randomUUID(),
-        organization_id: organizationId,
-        name: body.customer_name,
-        email: body.customer_email,
-        email_normalized: normalizeEmail(body.customer_email),
-        has_premium_support: 0,
-        is_vip: 0,
-        created_at: now,
-        updated_at: now,
-      };
+      const customer = newCustomerRow(organizationId, body, now);
       customerId = await insertCustomerUnlessExists(trx, customer);
-      // Another request may have created the same customer a moment earlier: then it was not this one.
       if (customerId === customer.id) {
         events.add({ type: 'customer.created', resourceType: 'customer', resourceId: customer.id, object: presentNewCustomer(customer), occurredAt: now });
       }
     }
     ticketNumber ??= await takeNextTicketNumber(trx, organizationId);
-    const row = {
-      id,
-      organization_id: organizationId,
-      ticket_number: ticketNumber,
-      tracking_token: randomUUID(),
-      customer_id: customerId,
-      subject: body.subject,
-      description: body.description,
-      status: 'new' as const,
-      priority: body.priority ?? 'medium',
-      category: body.category ?? null,
-      assigned_user_id: body.assigned_user_id ?? null,
-      assigned_team_id: body.assigned_team_id ?? null,
-      due_date: dueDate,
-      created_at: now,
-      updated_at: now,
-      resolved_at: null,
-      closed_at: null,
-    };
+    const row = newTicketRow(organizationId, ticketNumber, customerId, body, now);
     await insertTicket(trx, row);
-    // The row as written is the ticket: no need to read it back.
     const ticket = presentTicket(row);
-    events.add({ type: 'ticket.created', resourceType: 'ticket', resourceId: id, ticketId: id, object: ticket, occurredAt: now });
+    events.add({ type: 'ticket.created', resourceType: 'ticket', resourceId: ticket.id, ticketId: ticket.id, object: ticket, occurredAt: now });
     return ticket;
   });
 }

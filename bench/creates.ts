@@ -1,0 +1,129 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { buildApp } from '../src/app.js';
+import { createApiKey } from '../src/auth/api-keys.service.js';
+import { loadConfig } from '../src/config.js';
+import { isPostgresUrl } from '../src/db/dialect.js';
+import { migrateToLatest } from '../src/db/migrator.js';
+import { openStore } from '../src/db/store.js';
+import { createOrganization } from '../src/modules/organizations/organizations.service.js';
+import { createCommitStats } from '../src/modules/tickets/tickets.service.js';
+import { openBlobStore } from '../src/storage/open-blob-store.js';
+import type { ClientInput, ClientOutput } from './client.js';
+
+/**
+ * `node dist/bench/creates.js` (after `npm run build`): ticket creates per second alone, the same
+ * load as the creates section of `npm run bench` (12 connections, 5 s, bench/client.ts), on a fresh
+ * store: SQLite, or a scratch database on the PostgreSQL server DATABASE_URL names (there also
+ * through three `ticketing serve` processes). BENCH_CREATE_SECONDS changes the duration;
+ * BENCH_CREATE_ROUNDS runs the load that many times and prints each.
+ */
+const serverUrl = isPostgresUrl(process.env.DATABASE_URL) ? process.env.DATABASE_URL! : undefined;
+const seconds = Number(process.env.BENCH_CREATE_SECONDS ?? 5);
+const rounds = Number(process.env.BENCH_CREATE_ROUNDS ?? 1);
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+async function scratchDatabase(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `ticketing_bench_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create database "${name}"`);
+  await admin.end();
+  const scratch = new URL(url);
+  scratch.pathname = `/${name}`;
+  return {
+    url: scratch.toString(),
+    drop: async () => {
+      const again = new pg.Client({ connectionString: url });
+      await again.connect();
+      await again.query(`drop database if exists "${name}" with (force)`);
+      await again.end();
+    },
+  };
+}
+
+function serveProcess(env: Record<string, string>, children: ChildProcess[]): Promise<string> {
+  const child = spawn(process.execPath, [join(root, 'bin', 'ticketing.js'), 'serve'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let text = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      text += chunk;
+      const address = /listening on (http:\/\/[\d.]+:\d+)/.exec(text)?.[1];
+      if (address) resolve(address);
+    });
+    child.once('exit', (code) => reject(new Error(`ticketing serve exited with code ${code}:\n${text}`)));
+  });
+}
+
+function runClient(input: ClientInput): Promise<ClientOutput> {
+  return new Promise((resolve, reject) => {
+    const client = fork(fileURLToPath(new URL('./client.js', import.meta.url)), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    let output: ClientOutput | undefined;
+    client.once('message', (message) => (output = message as ClientOutput));
+    client.once('error', reject);
+    client.once('exit', (code) => (output && code === 0 ? resolve(output) : reject(new Error(`benchmark client exited with code ${code}`))));
+    client.send(input);
+  });
+}
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ticketing-bench-'));
+  const scratch = serverUrl ? await scratchDatabase(serverUrl) : undefined;
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_ADMIN_PER_MINUTE: '1000000000',
+    ...(scratch ? { DATABASE_URL: scratch.url, SIGNING_SECRET: randomBytes(36).toString('base64') } : {}),
+  };
+  const config = loadConfig(env);
+  const store = openStore({ dataDir, databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize });
+  const children: ChildProcess[] = [];
+  let app: Awaited<ReturnType<typeof buildApp>> | undefined;
+  try {
+    await migrateToLatest(store.db);
+    const organizationId = await createOrganization(store.db, 'Bench organization');
+    const { key } = await createApiKey(store.db, { organizationId, role: 'admin', name: 'bench' });
+    app = await buildApp({ config, store, blobs: openBlobStore(config, store) });
+    const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
+    const creates: ClientInput['creates'] = [{ name: 'one process', baseUrls: [baseUrl] }];
+    if (scratch && process.env.BENCH_CREATE_PROCESSES !== '1') {
+      const processEnv = { ...env, LOG_LEVEL: 'warn' };
+      creates.push({ name: 'three processes', baseUrls: await Promise.all([0, 1, 2].map(() => serveProcess(processEnv, children))) });
+    }
+    const input: ClientInput = {
+      baseUrl, bareUrl: baseUrl, key, ticketIds: [], searchTerm: '', samples: 0, warmup: 0, connections: 10,
+      durationSeconds: seconds, creates, createConnections: 12, createsOnly: true,
+    };
+    for (let round = 1; round <= rounds; round++) {
+      const output = await runClient(input);
+      for (const c of output.creates) {
+        process.stdout.write(
+          `creates/s ${scratch ? 'PostgreSQL' : 'SQLite'}, ${c.name}, round ${round}: ${c.requestsPerSecond.toFixed(0)} ` +
+            `(p50 ${c.latencyP50} ms, p99 ${c.latencyP99} ms, non-2xx ${c.non2xx}, errors ${c.errors})\n`,
+        );
+      }
+      const stats = createCommitStats(store);
+      if (stats) process.stdout.write(`  one process's group commits so far: ${stats.items} creates in ${stats.batches} transactions (largest ${stats.largest})\n`);
+    }
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+    await Promise.all(children.filter((child) => child.exitCode === null).map((child) => new Promise((resolve) => child.once('exit', resolve))));
+    await app?.close();
+    await store.close();
+    await scratch?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exitCode = 1;
+});
