@@ -16,6 +16,7 @@ import { createOrganization } from '../src/modules/organizations/organizations.s
 import { startWebhookWorker } from '../src/modules/webhooks/webhooks.worker.js';
 import { openBlobStore } from '../src/storage/open-blob-store.js';
 import type { ClientInput, ClientOutput, ThroughputResult } from './client.js';
+import { dashboardBench } from './dashboard.js';
 import { searchBench } from './search.js';
 import { SEARCH_TERM, seed } from './seed.js';
 import { deliveryLatency, drained, startReceiver, subscribe, type LatencyFigures } from './webhooks.js';
@@ -259,10 +260,15 @@ function table(rows: ThroughputResult[]): string[] {
   ];
 }
 
-/** BENCH_SEARCH_ONLY=1: only the search bench; otherwise it follows the rest. */
+/**
+ * BENCH_SEARCH_ONLY=1: only the search bench; BENCH_DASHBOARD_ONLY=1: only the dashboard bench
+ * (bench/dashboard.ts); otherwise both follow the rest.
+ */
 async function all(): Promise<void> {
+  if (process.env.BENCH_DASHBOARD_ONLY === '1') return dashboardBench(serverUrl, log);
   if (process.env.BENCH_SEARCH_ONLY !== '1') await main();
   await searchBench(serverUrl, log);
+  if (process.env.BENCH_SEARCH_ONLY !== '1') await dashboardBench(serverUrl, log);
 }
 
 all().catch((error: unknown) => {
