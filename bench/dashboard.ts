@@ -11,7 +11,7 @@ import { buildApp } from '../src/app.js';
 import { createApiKey } from '../src/auth/api-keys.service.js';
 import { loadConfig } from '../src/config.js';
 import { migrateToLatest, migrations } from '../src/db/migrator.js';
-import { openStore, type Store } from '../src/db/store.js';
+import { COMMAND_TIMEOUTS, openStore, type Store } from '../src/db/store.js';
 import { compactDashboard } from '../src/modules/dashboard/dashboard.compaction.js';
 import { createOrganization } from '../src/modules/organizations/organizations.service.js';
 import { openBlobStore } from '../src/storage/open-blob-store.js';
@@ -106,7 +106,8 @@ async function serve(tickets: number, serverUrl: string | undefined, log: (text:
     ...(scratch ? { DATABASE_URL: scratch.url, SIGNING_SECRET: randomBytes(36).toString('base64') } : {}),
   };
   const config = loadConfig(env);
-  const store: Store = openStore({ dataDir, databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize, timeouts: config.databaseTimeouts, search: config.search });
+  // The seed's statements run long: the store goes without the request timeouts (as migrations do).
+  const store: Store = openStore({ dataDir, databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize, timeouts: COMMAND_TIMEOUTS, search: config.search });
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   const close = async () => {
     await app?.close();
