@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestOrg } from '../../../test/helpers/test-app.js';
-import { compactDashboard, compactDashboardOnce } from './dashboard.compaction.js';
+import { compactDashboard, compactDashboardOnce, startDashboardCompaction } from './dashboard.compaction.js';
 import type { Dashboard } from './dashboard.schemas.js';
 
 /**
@@ -221,6 +221,23 @@ describe('dashboard counters', () => {
     await expectRecount(org);
     const left = await t.store.db.selectFrom('dashboard_deltas').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     expect(Number(left.n)).toBe(0);
+  });
+
+  it('are compacted by the background job while tickets are created', async () => {
+    const org = await t.newOrg('Job');
+    const errors: unknown[] = [];
+    const job = startDashboardCompaction({ store: t.store, config: { dashboardCompactionIntervalMs: 20 }, log: { error: (e: unknown) => errors.push(e) } });
+    try {
+      await run(org, Array.from({ length: 30 }, (_, i): Op => ({ kind: 'create', priority: i % 4, user: i % 5, team: i % 4, due: i % 3 ? HOUR : null })));
+      const pending = async () =>
+        Number((await t.store.db.selectFrom('dashboard_deltas').select((eb) => eb.fn.countAll<number>().as('n')).where('organization_id', '=', org.id).executeTakeFirstOrThrow()).n);
+      for (let i = 0; i < 100 && (await pending()) > 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(await pending()).toBe(0);
+      await expectRecount(org);
+    } finally {
+      await job.stop();
+    }
+    expect(errors).toEqual([]);
   });
 
   it("leave nothing behind for a deleted organization once compacted", async () => {
