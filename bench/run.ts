@@ -15,6 +15,7 @@ import { createOrganization } from '../src/modules/organizations/organizations.s
 import { startWebhookWorker } from '../src/modules/webhooks/webhooks.worker.js';
 import { openBlobStore } from '../src/storage/open-blob-store.js';
 import type { ClientInput, ClientOutput, ThroughputResult } from './client.js';
+import { dashboardBench } from './dashboard.js';
 import { formatGetById, getByIdBench } from './get-by-id.js';
 import { searchBench } from './search.js';
 import { SEARCH_TERM, seed } from './seed.js';
@@ -266,14 +267,19 @@ async function getById(): Promise<void> {
   }
 }
 
-/** BENCH_SEARCH_ONLY=1: only the search bench; BENCH_GET_ONLY=1: only get-by-id; otherwise all. */
+/**
+ * BENCH_SEARCH_ONLY=1: only the search bench; BENCH_GET_ONLY=1: only get-by-id (bench/get-by-id.ts);
+ * BENCH_DASHBOARD_ONLY=1: only the dashboard bench (bench/dashboard.ts); otherwise all of them.
+ */
 async function all(): Promise<void> {
   if (process.env.BENCH_GET_ONLY === '1') return getById();
+  if (process.env.BENCH_DASHBOARD_ONLY === '1') return dashboardBench(serverUrl, log);
   if (process.env.BENCH_SEARCH_ONLY !== '1') {
     await main();
     await getById();
   }
   await searchBench(serverUrl, log);
+  if (process.env.BENCH_SEARCH_ONLY !== '1') await dashboardBench(serverUrl, log);
 }
 
 all().catch((error: unknown) => {

@@ -48,6 +48,7 @@ const EnvSchema = Type.Object({
   SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, default: 2_000 }),
   DATA_DIR_MIN_FREE_MB: Type.Integer({ minimum: 0, default: 64 }),
   EVENTS_RETENTION_DAYS: Type.Integer({ minimum: 0, maximum: 36_500, default: 30 }),
+  DASHBOARD_COMPACTION_INTERVAL_MS: Type.Integer({ minimum: 10, maximum: 600_000, default: 1_000 }),
   WEBHOOKS_ALLOW_PRIVATE: Type.Boolean({ default: false }),
   WEBHOOKS_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120_000, default: 10_000 }),
   WEBHOOKS_RETRY_SCHEDULE: Type.String({ default: '5s,5m,30m,2h,5h,10h,10h' }),
@@ -122,6 +123,8 @@ export interface Config {
   minFreeBytes: number;
   /** Events (and their webhook deliveries) older than this many days are pruned; 0 keeps them forever. */
   eventsRetentionDays: number;
+  /** How often the dashboard's counter deltas are folded into its totals (dashboard.compaction.ts). */
+  dashboardCompactionIntervalMs: number;
   webhooks: WebhookConfig;
   /** Browser origins allowed to call the API (CORS): any (`*`), a list, or none (null: CORS off). */
   corsOrigins: '*' | string[] | null;
@@ -323,6 +326,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     minFreeBytes: e.DATA_DIR_MIN_FREE_MB * 1024 * 1024,
     eventsRetentionDays: e.EVENTS_RETENTION_DAYS,
+    dashboardCompactionIntervalMs: e.DASHBOARD_COMPACTION_INTERVAL_MS,
     webhooks: {
       allowPrivate: e.WEBHOOKS_ALLOW_PRIVATE,
       timeoutMs: e.WEBHOOKS_TIMEOUT_MS,

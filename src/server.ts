@@ -4,6 +4,7 @@ import { requireSharedSigningSecret, type Config } from './config.js';
 import { migrateToLatest } from './db/migrator.js';
 import { COMMAND_TIMEOUTS, openStore, type Store, type StoreOptions } from './db/store.js';
 import { trackConnections, type ConnectionTracker } from './http/connections.js';
+import { startDashboardCompaction } from './modules/dashboard/dashboard.compaction.js';
 import { startEventRetention } from './modules/events/events.retention.js';
 import { bootstrapIfEmpty } from './modules/organizations/organizations.service.js';
 import { startWebhookWorker } from './modules/webhooks/webhooks.worker.js';
@@ -69,14 +70,18 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     app = await buildApp({ config, store, blobs });
     sweepWhileServing(app, blobs, store.db);
     connections = trackConnections(app.server);
-    // Background jobs, once listening: webhook deliveries (every process takes part) and the event
-    // retention sweep. They stop as soon as shutdown begins, before the store they use is closed.
+    // Background jobs, once listening: webhook deliveries (every process takes part), the event
+    // retention sweep and the dashboard counters' compaction. They stop as soon as shutdown begins, before the store they use is closed.
     const jobs: Array<{ stop(): Promise<void> }> = [];
     app.addHook('preClose', async () => {
       await Promise.all(jobs.map((job) => job.stop()));
     });
     address = await app.listen({ host: config.host, port: config.port });
-    jobs.push(startWebhookWorker({ store, config, log: app.log }), startEventRetention({ store, config, log: app.log }));
+    jobs.push(
+      startWebhookWorker({ store, config, log: app.log }),
+      startEventRetention({ store, config, log: app.log }),
+      startDashboardCompaction({ store, config, log: app.log }),
+    );
   } catch (error) {
     await app?.close().catch(() => undefined);
     await store.close().catch(() => undefined);

@@ -212,6 +212,7 @@ const NOT_LED_BY_ORGANIZATION: Record<string, string> = {
   'attachments.id': 'the primary key',
   'comments.id': 'the primary key',
   'customers.id': 'the primary key',
+  'dashboard_deltas.id': 'the primary key: compaction takes the oldest deltas of every organization (dashboard.compaction.ts)',
   'events.seq': 'the primary key, an internal sequence (the order a transaction wrote its events in)',
   'teams.id': 'the primary key',
   'tickets.id': 'the public id: a UUID names one ticket everywhere',

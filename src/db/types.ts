@@ -241,6 +241,30 @@ export interface IdempotencyKeysTable {
   expires_at: Timestamp;
 }
 
+/** Insert-only changes to the dashboard's counters, written by triggers on `tickets` (migration 0012). */
+export interface DashboardDeltasTable {
+  id: Generated<number>;
+  organization_id: string;
+  status: TicketsTable['status'];
+  priority: TicketsTable['priority'];
+  assigned_user_id: string | null;
+  assigned_team_id: string | null;
+  created_at: string;
+  due_date: string | null;
+  resolved_at: string | null;
+  /** +1 (a ticket with these values appeared) or -1 (it went). */
+  n: number;
+}
+
+/** The deltas folded per organization, kind and key (dashboard.counters.ts). */
+export interface DashboardTotalsTable {
+  organization_id: string;
+  kind: string;
+  a: string;
+  b: string;
+  n: ColumnType<number | string | bigint, number, number>;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
@@ -258,6 +282,8 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   idempotency_keys: IdempotencyKeysTable;
+  dashboard_deltas: DashboardDeltasTable;
+  dashboard_totals: DashboardTotalsTable;
 }
 
 export type TicketRow = Selectable<TicketsTable>;

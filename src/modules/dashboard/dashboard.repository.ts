@@ -2,12 +2,14 @@ import { sql, type RawBuilder } from 'kysely';
 import type { DialectName } from '../../db/dialect.js';
 import type { TicketsTable } from '../../db/types.js';
 import type { Executor } from '../../shared/executor.js';
+import type { Delta } from './dashboard.counters.js';
 import { OPEN_STATUSES } from './dashboard.schemas.js';
 
 /*
- * Every query here is an aggregate over one index range of one organization (migration 0004);
- * dashboard.query-plan.test.ts holds SQLite to that. Time windows are compared as text: stored
- * timestamps are ISO 8601 UTC with milliseconds, which sort in time order.
+ * Every dashboard query here reads one index range of one organization: the counters (migration
+ * 0012) and, from tickets, only the edge hour of a time window (migration 0004);
+ * dashboard.query-plan.test.ts holds both stores to that. Time windows are compared as text:
+ * stored timestamps are ISO 8601 UTC with milliseconds, which sort in time order.
  */
 
 /** A count as a driver returns it (PostgreSQL's bigint arrives as a string). */
@@ -20,91 +22,134 @@ type DbCount = number | string | bigint;
  */
 const openStatusLiterals = (): RawBuilder<TicketsTable['status']>[] => OPEN_STATUSES.map((s) => sql.lit(s));
 
-export interface StatusPriorityCount {
-  status: TicketsTable['status'];
-  priority: TicketsTable['priority'];
-  count: DbCount;
-}
-
-/** Tickets per (status, priority) pair; pairs with no ticket are absent. */
-export function countByStatusAndPriority(db: Executor, organizationId: string): Promise<StatusPriorityCount[]> {
-  return db
-    .selectFrom('tickets')
-    .select((eb) => ['status', 'priority', eb.fn.countAll<DbCount>().as('count')])
-    .where('organization_id', '=', organizationId)
-    .groupBy(['status', 'priority'])
-    .execute();
-}
-
-export interface AssigneeCount {
-  assigned_user_id: string | null;
-  assigned_team_id: string | null;
-  count: DbCount;
+export interface TotalRow {
+  kind: string;
+  a: string;
+  b: string;
+  n: DbCount;
 }
 
 /**
- * Open tickets per (agent, team) pair actually present, in one pass over the open tickets; a null
- * id is "no agent" or "no team". At most one row per open ticket, in practice a few per agent.
+ * The organization's compacted counters that are not time buckets: status x priority, open per
+ * (agent, team), open with a due date. As many rows as its agent x team pairs in use, at most.
  */
-export function countOpenByAssignee(db: Executor, organizationId: string): Promise<AssigneeCount[]> {
+export function readTotals(db: Executor, organizationId: string): Promise<TotalRow[]> {
   return db
-    .selectFrom('tickets')
-    .select((eb) => ['assigned_user_id', 'assigned_team_id', eb.fn.countAll<DbCount>().as('count')])
+    .selectFrom('dashboard_totals')
+    .select(['kind', 'a', 'b', 'n'])
     .where('organization_id', '=', organizationId)
-    .where('status', 'in', openStatusLiterals())
-    .groupBy(['assigned_user_id', 'assigned_team_id'])
+    .where('kind', 'in', ['sp', 'oa', 'dt'])
     .execute();
 }
 
-/** Open tickets whose due date is before `now`. */
-export async function countOverdue(db: Executor, organizationId: string, now: string): Promise<number> {
+/**
+ * The sums of one kind's compacted hour buckets after each of three hours (`after[0]` the
+ * earliest), read as one primary-key range from the earliest: at most the hours of the longest
+ * window (720 for 30 days), summed by the database, never the tickets.
+ */
+export async function sumBucketsAfter(db: Executor, organizationId: string, kind: 'cr' | 'rs' | 'du', after: [string, string, string]): Promise<[number, number, number]> {
+  const sumAfter = (hour: string) => sql<DbCount | null>`sum(case when ${sql.ref('a')} > ${hour} then ${sql.ref('n')} else 0 end)`;
+  const row = await db
+    .selectFrom('dashboard_totals')
+    .select([sumAfter(after[0]).as('s0'), sumAfter(after[1]).as('s1'), sumAfter(after[2]).as('s2')])
+    .where('organization_id', '=', organizationId)
+    .where('kind', '=', kind)
+    .where('a', '>', after[0])
+    .executeTakeFirstOrThrow();
+  return [Number(row.s0 ?? 0), Number(row.s1 ?? 0), Number(row.s2 ?? 0)];
+}
+
+/** The organization's deltas not compacted yet (a few seconds' worth of its ticket changes). */
+export function readDeltas(db: Executor, organizationId: string): Promise<Delta[]> {
+  return db
+    .selectFrom('dashboard_deltas')
+    .select(['status', 'priority', 'assigned_user_id', 'assigned_team_id', 'created_at', 'due_date', 'resolved_at', 'n'])
+    .where('organization_id', '=', organizationId)
+    .execute();
+}
+
+/** Tickets created in [from, to): the edge hour of a window, read from tickets_org_created_idx. */
+export async function countCreatedBetween(db: Executor, organizationId: string, from: string, to: string): Promise<number> {
+  const row = await db
+    .selectFrom('tickets')
+    .select((eb) => eb.fn.countAll<DbCount>().as('count'))
+    .where('organization_id', '=', organizationId)
+    .where('created_at', '>=', from)
+    .where('created_at', '<', to)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Tickets resolved in [from, to): the edge hour of a window, from tickets_org_resolved_idx. */
+export async function countResolvedBetween(db: Executor, organizationId: string, from: string, to: string): Promise<number> {
+  const row = await db
+    .selectFrom('tickets')
+    .select((eb) => eb.fn.countAll<DbCount>().as('count'))
+    .where('organization_id', '=', organizationId)
+    .where('resolved_at', '>=', from)
+    .where('resolved_at', '<', to)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Open tickets due in [from, to): the current hour of the overdue figure, from tickets_open_org_due_idx. */
+export async function countOpenDueBetween(db: Executor, organizationId: string, from: string, to: string): Promise<number> {
   const row = await db
     .selectFrom('tickets')
     .select((eb) => eb.fn.countAll<DbCount>().as('count'))
     .where('organization_id', '=', organizationId)
     .where('status', 'in', openStatusLiterals())
-    .where('due_date', '<', now)
+    .where('due_date', '>=', from)
+    .where('due_date', '<', to)
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }
 
-export interface WindowCounts {
-  last_24_hours: number;
-  last_7_days: number;
+/**
+ * Takes (deletes and returns) at most `limit` of the oldest deltas, of any organization. One
+ * statement: exactly the rows returned are gone, even with writers committing meanwhile.
+ */
+export function takeDeltas(db: Executor, limit: number): Promise<(Delta & { organization_id: string })[]> {
+  return db
+    .deleteFrom('dashboard_deltas')
+    .where('id', 'in', (eb) => eb.selectFrom('dashboard_deltas').select('id').orderBy('id').limit(limit))
+    .returning(['organization_id', 'status', 'priority', 'assigned_user_id', 'assigned_team_id', 'created_at', 'due_date', 'resolved_at', 'n'])
+    .execute();
 }
 
-/** Tickets created since each of the two instants (`since24h` is the later one). */
-export async function countCreatedSince(db: Executor, organizationId: string, since24h: string, since7d: string): Promise<WindowCounts> {
-  const row = await db
-    .selectFrom('tickets')
-    .select((eb) => [
-      eb.fn.countAll<DbCount>().filterWhere('created_at', '>=', since24h).as('last_24_hours'),
-      eb.fn.countAll<DbCount>().as('last_7_days'),
-    ])
-    .where('organization_id', '=', organizationId)
-    .where('created_at', '>=', since7d)
-    .executeTakeFirstOrThrow();
-  return { last_24_hours: Number(row.last_24_hours), last_7_days: Number(row.last_7_days) };
+/** Adds `n` to each counter (creating it). The caller passes the rows in key order (no deadlocks). */
+export async function addToTotals(db: Executor, rows: { organization_id: string; kind: string; a: string; b: string; n: number }[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 500) {
+    await db
+      .insertInto('dashboard_totals')
+      .values(rows.slice(i, i + 500))
+      .onConflict((oc) => oc.columns(['organization_id', 'kind', 'a', 'b']).doUpdateSet((eb) => ({ n: eb('dashboard_totals.n', '+', eb.ref('excluded.n')) })))
+      .execute();
+  }
 }
 
-/** Tickets whose resolved_at is at or after each of three instants, latest first. */
-export async function countResolvedSince(
-  db: Executor,
-  organizationId: string,
-  since: { since24h: string; since7d: string; since30d: string },
-): Promise<WindowCounts & { last_30_days: number }> {
-  const row = await db
-    .selectFrom('tickets')
-    .select((eb) => [
-      eb.fn.countAll<DbCount>().filterWhere('resolved_at', '>=', since.since24h).as('last_24_hours'),
-      eb.fn.countAll<DbCount>().filterWhere('resolved_at', '>=', since.since7d).as('last_7_days'),
-      eb.fn.countAll<DbCount>().as('last_30_days'),
-    ])
-    .where('organization_id', '=', organizationId)
-    .where('resolved_at', '>=', since.since30d)
-    .executeTakeFirstOrThrow();
-  return { last_24_hours: Number(row.last_24_hours), last_7_days: Number(row.last_7_days), last_30_days: Number(row.last_30_days) };
+/** Drops the counters of these organizations that came back to zero. */
+export async function deleteZeroTotals(db: Executor, organizationIds: string[]): Promise<void> {
+  for (let i = 0; i < organizationIds.length; i += 500) {
+    await db.deleteFrom('dashboard_totals').where('organization_id', 'in', organizationIds.slice(i, i + 500)).where('n', '=', 0).execute();
+  }
 }
+
+/** Drops hour buckets older than the horizons (no dashboard reads them again). */
+export async function pruneTotals(db: Executor, before: { cr: string; rs: string; du: string }): Promise<void> {
+  for (const kind of ['cr', 'rs', 'du'] as const) {
+    await db.deleteFrom('dashboard_totals').where('kind', '=', kind).where('a', '<', before[kind]).execute();
+  }
+}
+
+/** Only one compaction at a time across processes (PostgreSQL); false if another one holds it. */
+export async function tryCompactionLock(db: Executor, dialect: DialectName): Promise<boolean> {
+  if (dialect === 'sqlite') return true; // the write transaction already excludes every other writer
+  const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${COMPACTION_LOCK}) as locked`.execute(db);
+  return rows[0]?.locked === true;
+}
+/** An arbitrary constant naming the dashboard compaction's advisory lock. */
+const COMPACTION_LOCK = 7_011_011;
 
 /**
  * `resolved_at - created_at` in seconds. The one place the dialects differ: SQLite has no interval
