@@ -75,6 +75,12 @@ export const errors = {
       allow: allowed.join(', '),
     }),
   conflict: (detail: string) => new AppError(409, 'conflict', detail),
+  referenceDeleted: (column: string) =>
+    new AppError(
+      409,
+      'reference_deleted',
+      `A record this request refers to${column ? ` (${column})` : ''} was deleted while it ran; check the ids it names and retry`,
+    ),
   /** Another request with the same Idempotency-Key is still running (src/idempotency/). */
   idempotencyKeyInFlight: (retryAfterSeconds: number) =>
     new AppError(
@@ -266,11 +272,25 @@ export function toAppError(error: FastifyError | AppError | Error): AppError {
   if (error instanceof SyntaxError && fe.statusCode === 400) return errors.malformedJson();
   // One rule for every route: a store that is down, busy past its timeouts, read-only or full is 503.
   if (isStoreUnavailable(error)) return errors.storeUnavailable();
+  const missing = missingReference(error);
+  if (missing !== null) return errors.referenceDeleted(missing);
   if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
     // Fastify's own client errors carry safe, user-facing messages.
     return new AppError(fe.statusCode, 'bad_request', fe.message);
   }
   return errors.internal();
+}
+
+/**
+ * A foreign-key violation: the request named a record (an agent, a team, a ticket) that another
+ * request deleted after this one had checked it and before it wrote. Services check references
+ * first, so this is only ever that race. Resolves to the column when the store names it
+ * (PostgreSQL's `Key (column)=(...)`), '' when it does not (SQLite), null for other errors.
+ */
+function missingReference(error: unknown): string | null {
+  const e = error as { code?: unknown; detail?: unknown };
+  if (e.code === '23503') return typeof e.detail === 'string' ? (/^Key \((?:[^,)]+, )*([^,)]+)\)=/.exec(e.detail)?.[1] ?? '') : '';
+  return e.code === 'SQLITE_CONSTRAINT_FOREIGNKEY' ? '' : null;
 }
 
 /** The one error handler: every error response of the service goes through here. */

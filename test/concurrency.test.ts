@@ -144,3 +144,32 @@ describe('creates committed together (group commit)', () => {
     expect(next.json<{ ticket_number: number }>().ticket_number).toBe(kept.length + 1);
   });
 });
+
+describe('a record deleted while a request that names it runs', () => {
+  it('creates and assignments naming an agent deleted at the same moment get 201/200 or a clear 4xx, never a 500', async () => {
+    const org = await t.newOrg('Deleted agent');
+    const ticket = await t.request({ method: 'POST', url: '/v1/tickets', body: body(1), key: org.adminKey });
+    expect(ticket.statusCode).toBe(201);
+    const ticketId = ticket.json<{ id: string }>().id;
+    const statuses = new Set<number>();
+    for (let round = 0; round < 12; round++) {
+      const user = await t.request({ method: 'POST', url: '/v1/users', body: { email: `gone${round}@example.com`, full_name: 'Gone' }, key: org.adminKey });
+      expect(user.statusCode).toBe(201);
+      const userId = user.json<{ id: string }>().id;
+      const requests = [
+        ...Array.from({ length: 6 }, (_, i) =>
+          t.request({ method: 'POST', url: '/v1/tickets', body: { ...body(i), assigned_user_id: userId }, key: org.adminKey }),
+        ),
+        t.request({ method: 'PATCH', url: `/v1/tickets/${ticketId}`, body: { assigned_user_id: userId }, key: org.adminKey }),
+      ];
+      const removal = t.request({ method: 'DELETE', url: `/v1/users/${userId}`, key: org.adminKey });
+      void requests.splice(round % requests.length, 0, removal);
+      for (const res of await Promise.all(requests)) {
+        statuses.add(res.statusCode);
+        expect([200, 201, 204, 409, 422], res.body).toContain(res.statusCode);
+        if (res.statusCode === 409) expect(res.json<{ detail: string }>().detail).toMatch(/deleted while it ran/);
+      }
+    }
+    expect(statuses.has(204)).toBe(true);
+  });
+});
