@@ -10,6 +10,7 @@ import * as m0008 from './migrations/0008_create_events_and_webhooks.js';
 import * as m0009 from './migrations/0009_partition_ticket_search_by_organization.js';
 import * as m0010 from './migrations/0010_create_idempotency_keys.js';
 import * as m0011 from './migrations/0011_add_updated_since_indexes.js';
+import * as m0014 from './migrations/0014_partition_postgres_search_by_organization.js';
 import type { Database } from './types.js';
 
 /** Every migration, in order. A static list, so the compiled CLI and the tests see the same set. */
@@ -23,6 +24,7 @@ export const migrations: Record<string, Migration> = {
   '0009_partition_ticket_search_by_organization': m0009,
   '0010_create_idempotency_keys': m0010,
   '0011_add_updated_since_indexes': m0011,
+  '0014_partition_postgres_search_by_organization': m0014,
 };
 
 /** How long a process waits for another one's SQLite migrations before giving up. */

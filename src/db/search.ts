@@ -208,19 +208,25 @@ function pgTextTest(column: string, term: string): RawBuilder<SqlBool> {
 }
 
 /**
- * PostgreSQL: `ILIKE` over GIN trigram indexes (pg_trgm, each led by the organization through
- * btree_gin), one per searched column, so a match is a bitmap OR of index scans confined to the
- * organization. The index only narrows the candidates; the test rechecks each one, so the result
- * is exactly the substring match. Backslash is `ILIKE`'s default escape character.
+ * PostgreSQL: GIN indexes partitioned by organization (migration 0014): each key is the
+ * organization and a trigram in one `bigint`, so the index yields only the caller's candidates and
+ * never reads another organization's postings. `keys @> term keys` narrows the candidates (every
+ * trigram of the term but those at its ends), the text test rechecks each one, so the result is
+ * exactly the substring match. Backslash is `ILIKE`'s default escape character.
  */
 export const postgresTicketSearch: TicketSearch = {
   indexes: hasTrigram,
   indexedTickets(db, organizationId, term) {
+    // The term's keys, a constant the planner folds (the function is immutable) and the index's
+    // condition: the same expression as tickets_search_keys_idx / customers_search_keys_idx.
+    const keys = sql`ticket_search_term_keys(${organizationId}::text, ${term.text}::text)`;
     const matches = sql<{ seq: number }>`select seq from tickets where organization_id = ${organizationId}
+        and ticket_search_keys(organization_id, subject, description) @> ${keys}
         and (${pgTextTest('subject', term.text)} or ${pgTextTest('description', term.text)})
       union select t.seq from customers c
         join tickets t on t.organization_id = c.organization_id and t.customer_id = c.id
-        where c.organization_id = ${organizationId} and (${pgTextTest('c.name', term.text)} or ${pgTextTest('c.email', term.text)})`;
+        where c.organization_id = ${organizationId} and ticket_search_keys(c.organization_id, c.name, c.email) @> ${keys}
+          and (${pgTextTest('c.name', term.text)} or ${pgTextTest('c.email', term.text)})`;
     const byNumber =
       term.ticketNumber === null
         ? sql``
