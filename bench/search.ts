@@ -102,7 +102,7 @@ async function measureAt(tickets: number, serverUrl: string | undefined, log: (t
     const started = performance.now();
     // PostgreSQL through the database itself (search-seed-postgres.ts): a million through Kysely
     // takes about 40 minutes there.
-    const seedOne = store.dialect === 'postgres' ? seedPostgresFast : seed;
+    const seedOne = scratch ? (_: unknown, org: string, counts: { tickets: number; customers: number }) => seedPostgresFast(scratch.url, org, counts) : seed;
     await seedOne(store, other, { tickets: Math.min(tickets, 100_000), customers: 2_000 });
     await seedOne(store, organizationId, { tickets, customers: 2_000 });
     log(`  seeded ${tickets.toLocaleString('en')} tickets (and the other organization's) in ${((performance.now() - started) / 1000).toFixed(1)} s`);

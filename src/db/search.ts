@@ -39,7 +39,14 @@ export interface TicketSearch {
    * The organization's tickets matching `term` through the index, ticket columns in scope as
    * `tickets`, and the expression their order newest first is read by (no sort when alone).
    */
-  indexedTickets(db: Executor, organizationId: string, term: SearchTerm): { query: TicketsQuery; newestFirst: RawBuilder<number> };
+  indexedTickets(db: Executor, organizationId: string, term: SearchTerm, newest?: number): { query: TicketsQuery; newestFirst: RawBuilder<number> };
+  /**
+   * When set, a search first looks among the organization's newest this many tickets only
+   * (`indexedTickets`' `newest`), and reads every match only when those do not fill the page:
+   * where the index cannot yield matches newest first (PostgreSQL's GIN), a common term's page
+   * then costs that window, not its thousands of matches.
+   */
+  newestWindow?: number;
   /** The ticket whose number the term names, in the same shape (SQLite: unioned with the matches). */
   numberedTicket?(db: Executor, organizationId: string, ticketNumber: number): { query: TicketsQuery; newestFirst: RawBuilder<number> };
   /** A condition on `tickets` true when the term occurs in the ticket's text, tested ticket by ticket. */
@@ -216,15 +223,20 @@ function pgTextTest(column: string, term: string): RawBuilder<SqlBool> {
  */
 export const postgresTicketSearch: TicketSearch = {
   indexes: hasTrigram,
-  indexedTickets(db, organizationId, term) {
+  newestWindow: 20_000,
+  indexedTickets(db, organizationId, term, newest) {
     // The term's keys, a constant the planner folds (the function is immutable) and the index's
     // condition: the same expression as tickets_search_keys_idx / customers_search_keys_idx.
     const keys = sql`ticket_search_term_keys(${organizationId}::text, ${term.text}::text)`;
+    const recent = (column: string) =>
+      newest === undefined
+        ? sql``
+        : sql` and ${sql.raw(column)} > (select o.ticket_counter from organizations o where o.id = ${organizationId}) - ${newest}`;
     const matches = sql<{ seq: number }>`select seq from tickets where organization_id = ${organizationId}
-        and ticket_search_keys(organization_id, subject, description) @> ${keys}
+        and ticket_search_keys(organization_id, subject, description) @> ${keys}${recent('ticket_number')}
         and (${pgTextTest('subject', term.text)} or ${pgTextTest('description', term.text)})
       union select t.seq from customers c
-        join tickets t on t.organization_id = c.organization_id and t.customer_id = c.id
+        join tickets t on t.organization_id = c.organization_id and t.customer_id = c.id${recent('t.ticket_number')}
         where c.organization_id = ${organizationId} and ticket_search_keys(c.organization_id, c.name, c.email) @> ${keys}
           and (${pgTextTest('c.name', term.text)} or ${pgTextTest('c.email', term.text)})`;
     const byNumber =
