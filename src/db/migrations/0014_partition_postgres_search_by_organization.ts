@@ -49,8 +49,12 @@ export async function up(db: Kysely<any>): Promise<void> {
         select unnest(show_trgm(term)) intersect select unnest(show_trgm('q' || term)) intersect select unnest(show_trgm(term || 'q'))))`.execute(db);
   // fastupdate = off, as 0002's: entries go straight into the index, not into a pending list
   // every search would read through until (auto)vacuum merged it.
+  // The ticket number too (btree_gin): a search that looks among the newest tickets first
+  // (search.ts, newestWindow) intersects the term's keys with that range inside the one index scan,
+  // so it fetches only the window's matches, not every ticket that has the term.
+  await sql`create extension if not exists btree_gin`.execute(db);
   await sql`create index tickets_search_keys_idx on tickets
-      using gin (ticket_search_keys(organization_id, subject, description)) with (fastupdate = off)`.execute(db);
+      using gin (ticket_search_keys(organization_id, subject, description), ticket_number) with (fastupdate = off)`.execute(db);
   await sql`create index customers_search_keys_idx on customers
       using gin (ticket_search_keys(organization_id, name, email)) with (fastupdate = off)`.execute(db);
   for (const [table, column] of OLD_INDEXES) await db.schema.dropIndex(`${table}_search_${column}_idx`).ifExists().execute();
