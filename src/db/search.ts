@@ -228,12 +228,17 @@ export const postgresTicketSearch: TicketSearch = {
     // The term's keys, a constant the planner folds (the function is immutable) and the index's
     // condition: the same expression as tickets_search_keys_idx / customers_search_keys_idx.
     const keys = sql`ticket_search_term_keys(${organizationId}::text, ${term.text}::text)`;
-    const recent = (column: string) =>
+    // The window (newest tickets first): the ticket number is the index's second column, with the
+    // organization in its high bits, so the range is the caller's own numbers only.
+    const from = sql`(select o.ticket_counter from organizations o where o.id = ${organizationId}) - ${newest ?? 0}`;
+    const recent = (column: string) => (newest === undefined ? sql`` : sql` and ${sql.raw(column)} > ${from}`);
+    const recentKey =
       newest === undefined
         ? sql``
-        : sql` and ${sql.raw(column)} > (select o.ticket_counter from organizations o where o.id = ${organizationId}) - ${newest}`;
+        : sql` and ticket_search_number_key(organization_id, ticket_number) > ticket_search_number_key(${organizationId}::text, ${from})
+          and ticket_search_number_key(organization_id, ticket_number) <= ticket_search_number_key(${organizationId}::text, 2147483647)`;
     const matches = sql<{ seq: number }>`select seq from tickets where organization_id = ${organizationId}
-        and ticket_search_keys(organization_id, subject, description) @> ${keys}${recent('ticket_number')}
+        and ticket_search_keys(organization_id, subject, description) @> ${keys}${recentKey}
         and (${pgTextTest('subject', term.text)} or ${pgTextTest('description', term.text)})
       union select t.seq from customers c
         join tickets t on t.organization_id = c.organization_id and t.customer_id = c.id${recent('t.ticket_number')}

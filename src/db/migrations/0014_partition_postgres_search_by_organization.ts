@@ -49,12 +49,17 @@ export async function up(db: Kysely<any>): Promise<void> {
         select unnest(show_trgm(term)) intersect select unnest(show_trgm('q' || term)) intersect select unnest(show_trgm(term || 'q'))))`.execute(db);
   // fastupdate = off, as 0002's: entries go straight into the index, not into a pending list
   // every search would read through until (auto)vacuum merged it.
-  // The ticket number too (btree_gin): a search that looks among the newest tickets first
-  // (search.ts, newestWindow) intersects the term's keys with that range inside the one index scan,
-  // so it fetches only the window's matches, not every ticket that has the term.
+  // The ticket number too, as a second column (btree_gin) carrying the organization in its high
+  // 32 bits: a search that looks among the newest tickets first (search.ts, newestWindow)
+  // intersects the term's keys with that range of the caller's own numbers inside the one index
+  // scan, so it fetches only the window's matches, and never reads another organization's numbers.
   await sql`create extension if not exists btree_gin`.execute(db);
+  await sql`create function ticket_search_number_key(organization text, ticket_number bigint) returns bigint
+      language sql immutable parallel safe
+      return (hashtext(organization)::bigint << 32) | greatest(0, least(ticket_number, 2147483647))`.execute(db);
   await sql`create index tickets_search_keys_idx on tickets
-      using gin (ticket_search_keys(organization_id, subject, description), ticket_number) with (fastupdate = off)`.execute(db);
+      using gin (ticket_search_keys(organization_id, subject, description), ticket_search_number_key(organization_id, ticket_number))
+      with (fastupdate = off)`.execute(db);
   await sql`create index customers_search_keys_idx on customers
       using gin (ticket_search_keys(organization_id, name, email)) with (fastupdate = off)`.execute(db);
   for (const [table, column] of OLD_INDEXES) await db.schema.dropIndex(`${table}_search_${column}_idx`).ifExists().execute();
@@ -72,4 +77,5 @@ export async function down(db: Kysely<any>): Promise<void> {
   await sql`drop function if exists ticket_search_term_keys(text, text)`.execute(db);
   await sql`drop function if exists ticket_search_keys(text, text, text)`.execute(db);
   await sql`drop function if exists ticket_search_trigram_keys(text, text[])`.execute(db);
+  await sql`drop function if exists ticket_search_number_key(text, bigint)`.execute(db);
 }
