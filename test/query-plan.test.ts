@@ -14,18 +14,24 @@ import { buildTestApp, TEST_STORE, type TestApp } from './helpers/test-app.js';
  * the postgres project, on PostgreSQL (whose checks are further down).
  */
 let t: TestApp;
+/** PostgreSQL: the caller's organization as the high 32 bits of its search index keys (migration 0014). */
+let orgKey: bigint;
 beforeAll(async () => {
   t = await buildTestApp();
+  if (t.store.dialect === 'postgres') {
+    const { rows } = await sql<{ h: number }>`select hashtext(${t.org.id}) as h`.execute(t.store.db);
+    orgKey = BigInt(rows[0]!.h);
+  }
 });
 afterAll(async () => {
   await t.close();
 });
 
-const compiled = (filters: TicketFilters, page: Page = { limit: 100, offset: 200 }) =>
-  listTicketsQuery(t.store.db, t.store.search, t.org.id, filters, page).compile();
+const compiled = (filters: TicketFilters, page: Page = { limit: 100, offset: 200 }, newest?: number) =>
+  listTicketsQuery(t.store.db, t.store.search, t.org.id, filters, page, newest).compile();
 
-async function plan(filters: TicketFilters, page?: Page): Promise<string[]> {
-  const query = compiled(filters, page);
+async function plan(filters: TicketFilters, page?: Page, newest?: number): Promise<string[]> {
+  const query = compiled(filters, page, newest);
   if (t.store.dialect === 'postgres') {
     // One connection, so the setting holds for the EXPLAIN. The tables here are tiny, and a
     // sequential scan would be cheapest; turned off, the plan shows which index can serve the query.
@@ -130,8 +136,9 @@ function checkAll(): void {
 }
 
 /**
- * PostgreSQL: no sequential scan anywhere, and every index condition names the organization (or is
- * a ticket fetched by its key), so nothing reads beyond the caller's organization. A filter is
+ * PostgreSQL: no sequential scan anywhere, and every index condition names the organization, is a
+ * ticket fetched by its key, or looks up search keys that are all the caller's organization's
+ * (migration 0014: its high 32 bits), so nothing reads beyond the caller's organization. A filter is
  * served by an index: either its column is an index condition, or the organization's tickets are
  * walked newest first from tickets_org_number_key without a sort, which stops at the page's end.
  */
@@ -139,7 +146,10 @@ function expectPostgresIndexed(lines: string[]): void {
   const text = lines.join('\n');
   expect(text).not.toMatch(/Seq Scan/);
   for (const line of lines.filter((l) => /(Index|Recheck) Cond:/.test(l))) {
-    expect(line, text).toMatch(/organization_id = '|\(seq = /);
+    const keys = /ticket_search_trigram_keys\(organization_id, .*?\) @> '\{([-\d,]+)\}'::bigint\[\]\)/.exec(line);
+    if (keys) expect(keys[1]!.split(',').map((k) => BigInt.asIntN(32, BigInt(k) >> 32n)), text).toEqual(keys[1]!.split(',').map(() => orgKey));
+    // The organization's own row (the newest-window's ticket counter) is the caller's too.
+    else expect(line, text).toMatch(new RegExp(`organization_id = '|\\(seq = |^\\s+Index Cond: \\(id = '${t.org.id}'::text\\)$`));
   }
 }
 
@@ -184,11 +194,12 @@ function checkAllPostgres(populated: boolean): void {
       const text = lines.join('\n');
       expectPostgresIndexed(lines);
       if (!populated) return;
-      // A rare term (1 ticket in 1,000) or a common one (1 in 10): the matches come from the trigram
-      // indexes of all four fields, and the organization's tickets are never walked, nor joined
+      // A rare term (1 ticket in 1,000) or a common one (1 in 10): the matches come from the
+      // organization-partitioned search indexes of tickets and customers (every key looked up is the
+      // caller's: expectPostgresIndexed), and the organization's tickets are never walked, nor joined
       // whole, to test each against them: each match is fetched by its key.
-      for (const index of ['tickets_search_subject_idx', 'tickets_search_description_idx', 'customers_search_name_idx', 'customers_search_email_idx']) {
-        expect(text).toContain(`Bitmap Index Scan on ${index}`);
+      for (const index of ['tickets_search_keys_idx', 'customers_search_keys_idx']) {
+        expect(text).toMatch(new RegExp(`Bitmap Index Scan on ${index}\\n\\s+Index Cond: \\(ticket_search_trigram_keys\\(organization_id, `));
       }
       expect(text).not.toMatch(/Index Cond: \(organization_id = '[^']*'::text\)$/m);
       // With other filters, their own index may read the fewer rows; alone, the matches are fetched by key.
@@ -198,6 +209,26 @@ function checkAllPostgres(populated: boolean): void {
       }
     });
   }
+}
+
+/**
+ * PostgreSQL: a search first looks among the organization's newest tickets (newestWindow); the
+ * window is a condition of the search index's own scan (its ticket-number column), so only the
+ * window's matches are fetched, never every ticket that has the term.
+ */
+function checkNewestWindowPostgres(): void {
+  it('the newest-tickets window is part of the search index scan', async () => {
+    const window = t.store.search.newestWindow;
+    expect(window).toBeGreaterThan(0);
+    const lines = await plan({ search: term('refund') }, { limit: 25, offset: 0 }, window);
+    const text = lines.join('\n');
+    expectPostgresIndexed(lines);
+    // Both columns in the one index scan: the term's keys and the range of ticket numbers, whose
+    // bounds carry the caller's organization in their high 32 bits as the keys do.
+    const cond = /Bitmap Index Scan on tickets_search_keys_idx\n\s+Index Cond: \(\(ticket_search_trigram_keys\(organization_id, .*\) AND \(\(\(\(hashtext\(organization_id\)\)::bigint << 32\) \| GREATEST\('0'::bigint, LEAST\(ticket_number, '2147483647'::bigint\)\)\) > \('(-?\d+)'::bigint \| GREATEST.* <= '(-?\d+)'::bigint\)\)$/m.exec(text);
+    expect(cond, text).not.toBeNull();
+    expect([cond![1]!, cond![2]!].map((bound) => BigInt.asIntN(32, BigInt(bound) >> 32n))).toEqual([orgKey, orgKey]);
+  });
 }
 
 const TICKETS = 10_000;
@@ -231,8 +262,10 @@ describe('on an empty store', () => {
 
 describe('with statistics from a populated store (ANALYZE)', () => {
   beforeAll(populate);
-  if (TEST_STORE === 'postgres') checkAllPostgres(true);
-  else checkAll();
+  if (TEST_STORE === 'postgres') {
+    checkAllPostgres(true);
+    checkNewestWindowPostgres();
+  } else checkAll();
 });
 
 /** The customer list's filters (email, updated_since) and its cursor are served by indexes too. */

@@ -39,7 +39,14 @@ export interface TicketSearch {
    * The organization's tickets matching `term` through the index, ticket columns in scope as
    * `tickets`, and the expression their order newest first is read by (no sort when alone).
    */
-  indexedTickets(db: Executor, organizationId: string, term: SearchTerm): { query: TicketsQuery; newestFirst: RawBuilder<number> };
+  indexedTickets(db: Executor, organizationId: string, term: SearchTerm, newest?: number): { query: TicketsQuery; newestFirst: RawBuilder<number> };
+  /**
+   * When set, a search first looks among the organization's newest this many tickets only
+   * (`indexedTickets`' `newest`), and reads every match only when those do not fill the page:
+   * where the index cannot yield matches newest first (PostgreSQL's GIN), a common term's page
+   * then costs that window, not its thousands of matches.
+   */
+  newestWindow?: number;
   /** The ticket whose number the term names, in the same shape (SQLite: unioned with the matches). */
   numberedTicket?(db: Executor, organizationId: string, ticketNumber: number): { query: TicketsQuery; newestFirst: RawBuilder<number> };
   /** A condition on `tickets` true when the term occurs in the ticket's text, tested ticket by ticket. */
@@ -208,19 +215,35 @@ function pgTextTest(column: string, term: string): RawBuilder<SqlBool> {
 }
 
 /**
- * PostgreSQL: `ILIKE` over GIN trigram indexes (pg_trgm, each led by the organization through
- * btree_gin), one per searched column, so a match is a bitmap OR of index scans confined to the
- * organization. The index only narrows the candidates; the test rechecks each one, so the result
- * is exactly the substring match. Backslash is `ILIKE`'s default escape character.
+ * PostgreSQL: GIN indexes partitioned by organization (migration 0014): each key is the
+ * organization and a trigram in one `bigint`, so the index yields only the caller's candidates and
+ * never reads another organization's postings. `keys @> term keys` narrows the candidates (every
+ * trigram of the term but those at its ends), the text test rechecks each one, so the result is
+ * exactly the substring match. Backslash is `ILIKE`'s default escape character.
  */
 export const postgresTicketSearch: TicketSearch = {
   indexes: hasTrigram,
-  indexedTickets(db, organizationId, term) {
+  newestWindow: 20_000,
+  indexedTickets(db, organizationId, term, newest) {
+    // The term's keys, a constant the planner folds (the function is immutable) and the index's
+    // condition: the same expression as tickets_search_keys_idx / customers_search_keys_idx.
+    const keys = sql`ticket_search_term_keys(${organizationId}::text, ${term.text}::text)`;
+    // The window (newest tickets first): the ticket number is the index's second column, with the
+    // organization in its high bits, so the range is the caller's own numbers only.
+    const from = sql`(select o.ticket_counter from organizations o where o.id = ${organizationId}) - ${newest ?? 0}`;
+    const recent = (column: string) => (newest === undefined ? sql`` : sql` and ${sql.raw(column)} > ${from}`);
+    const recentKey =
+      newest === undefined
+        ? sql``
+        : sql` and ticket_search_number_key(organization_id, ticket_number) > ticket_search_number_key(${organizationId}::text, ${from})
+          and ticket_search_number_key(organization_id, ticket_number) <= ticket_search_number_key(${organizationId}::text, 2147483647)`;
     const matches = sql<{ seq: number }>`select seq from tickets where organization_id = ${organizationId}
+        and ticket_search_keys(organization_id, subject, description) @> ${keys}${recentKey}
         and (${pgTextTest('subject', term.text)} or ${pgTextTest('description', term.text)})
       union select t.seq from customers c
-        join tickets t on t.organization_id = c.organization_id and t.customer_id = c.id
-        where c.organization_id = ${organizationId} and (${pgTextTest('c.name', term.text)} or ${pgTextTest('c.email', term.text)})`;
+        join tickets t on t.organization_id = c.organization_id and t.customer_id = c.id${recent('t.ticket_number')}
+        where c.organization_id = ${organizationId} and ticket_search_keys(c.organization_id, c.name, c.email) @> ${keys}
+          and (${pgTextTest('c.name', term.text)} or ${pgTextTest('c.email', term.text)})`;
     const byNumber =
       term.ticketNumber === null
         ? sql``

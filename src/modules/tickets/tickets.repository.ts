@@ -167,10 +167,12 @@ export function listTicketsQuery(
   organizationId: string,
   filters: TicketFilters,
   page: Page,
+  /** Look among the organization's newest this many tickets only (TicketSearch.newestWindow). */
+  newest?: number,
 ) {
   const term = filters.search;
   if (term && search.indexes(term.text)) {
-    const matches = search.indexedTickets(db, organizationId, term);
+    const matches = search.indexedTickets(db, organizationId, term, newest);
     const text = withFilters(matches.query, organizationId, filters, page).select(QUALIFIED).select(matches.newestFirst.as('newest_first'));
     const numbered = term.ticketNumber === null ? undefined : search.numberedTicket?.(db, organizationId, term.ticketNumber);
     if (!numbered) return text.orderBy(sql.ref('newest_first'), 'desc').limit(page.limit).offset(page.offset);
