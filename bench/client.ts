@@ -1,5 +1,6 @@
 import autocannon, { type Result } from 'autocannon';
 import { Agent, request } from 'node:http';
+import { percentile } from './common.js';
 
 /**
  * The load-generating side of the benchmark, run as a child process so that the client does not
@@ -68,7 +69,6 @@ function get(path: string): Promise<{ status: number; body: string }> {
   });
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 /** Sequential requests, one at a time: the latency a single client sees. */
 async function latency(name: string, path: () => string): Promise<LatencyResult> {

@@ -2,9 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { createApiKey } from '../src/auth/api-keys.service.js';
 import { loadConfig } from '../src/config.js';
@@ -15,6 +14,7 @@ import { createOrganization } from '../src/modules/organizations/organizations.s
 import { createCommitStats } from '../src/modules/tickets/tickets.service.js';
 import { openBlobStore } from '../src/storage/open-blob-store.js';
 import type { ClientInput, ClientOutput } from './client.js';
+import { scratchDatabase, serveProcess } from './common.js';
 
 /**
  * `node dist/bench/creates.js` (after `npm run build`): ticket creates per second alone, the same
@@ -26,40 +26,6 @@ import type { ClientInput, ClientOutput } from './client.js';
 const serverUrl = isPostgresUrl(process.env.DATABASE_URL) ? process.env.DATABASE_URL! : undefined;
 const seconds = Number(process.env.BENCH_CREATE_SECONDS ?? 5);
 const rounds = Number(process.env.BENCH_CREATE_ROUNDS ?? 1);
-const root = fileURLToPath(new URL('../../', import.meta.url));
-
-async function scratchDatabase(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `ticketing_bench_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  const scratch = new URL(url);
-  scratch.pathname = `/${name}`;
-  return {
-    url: scratch.toString(),
-    drop: async () => {
-      const again = new pg.Client({ connectionString: url });
-      await again.connect();
-      await again.query(`drop database if exists "${name}" with (force)`);
-      await again.end();
-    },
-  };
-}
-
-function serveProcess(env: Record<string, string>, children: ChildProcess[]): Promise<string> {
-  const child = spawn(process.execPath, [join(root, 'bin', 'ticketing.js'), 'serve'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let text = '';
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      text += chunk;
-      const address = /listening on (http:\/\/[\d.]+:\d+)/.exec(text)?.[1];
-      if (address) resolve(address);
-    });
-    child.once('exit', (code) => reject(new Error(`ticketing serve exited with code ${code}:\n${text}`)));
-  });
-}
 
 function runClient(input: ClientInput): Promise<ClientOutput> {
   return new Promise((resolve, reject) => {

@@ -6,7 +6,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Migrator, sql } from 'kysely';
-import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { createApiKey } from '../src/auth/api-keys.service.js';
 import { loadConfig } from '../src/config.js';
@@ -16,6 +15,7 @@ import { compactDashboard } from '../src/modules/dashboard/dashboard.compaction.
 import { createOrganization } from '../src/modules/organizations/organizations.service.js';
 import { openBlobStore } from '../src/storage/open-blob-store.js';
 import { seedDashboard } from './dashboard-seed.js';
+import { percentile, scratchDatabase } from './common.js';
 
 /**
  * The dashboard part of `npm run bench` (issue 11): GET /v1/dashboard p50 and p95 through HTTP at
@@ -33,7 +33,6 @@ const WARMUP = 20;
 const CREATE_SECONDS = 5;
 const CREATE_CONNECTIONS = 12;
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 function get(agent: Agent, url: string, key: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -44,25 +43,6 @@ function get(agent: Agent, url: string, key: string): Promise<number> {
     req.on('error', reject);
     req.end();
   });
-}
-
-async function scratchDatabase(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `ticketing_bench_dashboard_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  const scratch = new URL(url);
-  scratch.pathname = `/${name}`;
-  return {
-    url: scratch.toString(),
-    drop: async () => {
-      const again = new pg.Client({ connectionString: url });
-      await again.connect();
-      await again.query(`drop database if exists "${name}" with (force)`);
-      await again.end();
-    },
-  };
 }
 
 /** Creates per second through autocannon in a child process (the same body each time). */
@@ -98,7 +78,7 @@ interface Served {
 /** A fresh store seeded with `tickets`, its deltas compacted, served on a port of its own. */
 async function serve(tickets: number, serverUrl: string | undefined, log: (text: string) => void): Promise<Served> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ticketing-bench-dashboard-'));
-  const scratch = serverUrl ? await scratchDatabase(serverUrl) : undefined;
+  const scratch = serverUrl ? await scratchDatabase(serverUrl, 'dashboard') : undefined;
   const env: Record<string, string> = {
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
@@ -186,7 +166,7 @@ export async function dashboardBench(serverUrl: string | undefined, log: (text: 
         }
       }
     }
-    const figures = times.map((list) => list.sort((a, b) => a - b)).map((sorted) => ({ p50: pct(sorted, 50), p95: pct(sorted, 95) }));
+    const figures = times.map((list) => list.sort((a, b) => a - b)).map((sorted) => ({ p50: percentile(sorted, 50), p95: percentile(sorted, 95) }));
     log(`dashboard bench on ${storeName}: creates with and without the counters...`);
     const c = await createsBeforeAfter(served[0]!);
     const [small, big] = figures as [{ p50: number; p95: number }, { p50: number; p95: number }];

@@ -13,6 +13,7 @@ import { createOrganization } from '../src/modules/organizations/organizations.s
 import { Ticket } from '../src/modules/tickets/tickets.schemas.js';
 import { getTicket } from '../src/modules/tickets/tickets.service.js';
 import { seed } from './seed.js';
+import { root, startListening } from './common.js';
 
 /**
  * The get-by-id part of `npm run bench` (issue 11): GET /v1/tickets/{id} of `ticketing serve`
@@ -31,7 +32,6 @@ import { seed } from './seed.js';
  * makes the service processes write CPU profiles (node --cpu-prof) there.
  */
 const log = (text: string) => process.stderr.write(`${text}\n`);
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const CONNECTIONS = 50;
 
 export interface GetByIdOptions {
@@ -50,23 +50,6 @@ export interface GetByIdFigures {
   seconds: number;
   /** Median requests per second of each target, and every round's figure. */
   targets: Array<{ name: string; median: number; rounds: number[]; failed: number; cpuMicrosPerRequest: number; ratios: number[] }>;
-}
-
-/** Starts a Node process that prints `listening on <url>` on stderr; resolves to that URL. */
-function start(args: string[], env: Record<string, string | undefined>, children: ChildProcess[]): Promise<string> {
-  const merged = { ...process.env, ...env };
-  for (const [name, value] of Object.entries(merged)) if (value === undefined) delete merged[name];
-  const child = spawn(process.execPath, args, { cwd: root, env: merged, stdio: ['ignore', 'ignore', 'pipe'] });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let text = '';
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      text += chunk;
-      const address = /listening on (http:\/\/[\d.]+:\d+)/.exec(text)?.[1];
-      if (address) resolve(address);
-    });
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with code ${code}:\n${text}`)));
-  });
 }
 
 const hasWrk = () => spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === undefined;
@@ -192,10 +175,10 @@ export async function getByIdBench(options: GetByIdOptions): Promise<GetByIdFigu
     const profile = process.env.BENCH_GET_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_GET_PROFILE}`] : [];
     const serve = [...profile, join(root, 'bin', 'ticketing.js'), 'serve'];
     const [warnUrl, defaultUrl, bareUrl] = await Promise.all([
-      start(serve, { ...env, LOG_LEVEL: 'warn' }, children),
+      startListening(serve, { ...env, LOG_LEVEL: 'warn' }, children),
       // The default level: the one the configuration gives when LOG_LEVEL is unset.
-      start(serve, { ...env, LOG_LEVEL: undefined }, children),
-      start([fileURLToPath(import.meta.url), '--bare', ticketsFile], {}, children),
+      startListening(serve, { ...env, LOG_LEVEL: undefined }, children),
+      startListening([fileURLToPath(import.meta.url), '--bare', ticketsFile], {}, children),
     ]);
     const wrk = hasWrk();
     const generator = wrk ? `wrk 1 thread, ${CONNECTIONS} connections` : `autocannon in a child process (wrk not found), ${CONNECTIONS} connections`;

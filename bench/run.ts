@@ -2,9 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { createApiKey } from '../src/auth/api-keys.service.js';
 import { loadConfig } from '../src/config.js';
@@ -20,6 +19,7 @@ import { formatGetById, getByIdBench } from './get-by-id.js';
 import { searchBench } from './search.js';
 import { SEARCH_TERM, seed } from './seed.js';
 import { deliveryLatency, drained, startReceiver, subscribe, type LatencyFigures } from './webhooks.js';
+import { percentile, scratchDatabase, serveProcess } from './common.js';
 
 /**
  * `npm run bench`: seeds a fresh store with 100,000 tickets (BENCH_TICKETS=1000000 for a million)
@@ -46,46 +46,6 @@ let seedTime = '';
 
 const serverUrl = isPostgresUrl(process.env.DATABASE_URL) ? process.env.DATABASE_URL! : undefined;
 const storeName = serverUrl ? 'PostgreSQL' : 'SQLite';
-const root = fileURLToPath(new URL('../../', import.meta.url));
-
-/** A scratch database on the PostgreSQL server DATABASE_URL names; resolves to its URL and its removal. */
-async function scratchDatabase(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `ticketing_bench_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  const scratch = new URL(url);
-  scratch.pathname = `/${name}`;
-  return {
-    url: scratch.toString(),
-    drop: async () => {
-      const again = new pg.Client({ connectionString: url });
-      await again.connect();
-      await again.query(`drop database if exists "${name}" with (force)`);
-      await again.end();
-    },
-  };
-}
-
-/** Starts `ticketing serve` (the built CLI) on the bench's store; resolves when it listens. */
-function serveProcess(env: Record<string, string>, children: ChildProcess[]): Promise<string> {
-  const child = spawn(process.execPath, [join(root, 'bin', 'ticketing.js'), 'serve'], {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let text = '';
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      text += chunk;
-      const address = /listening on (http:\/\/[\d.]+:\d+)/.exec(text)?.[1];
-      if (address) resolve(address);
-    });
-    child.once('exit', (code) => reject(new Error(`ticketing serve exited with code ${code}:\n${text}`)));
-  });
-}
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ticketing-bench-'));
@@ -170,7 +130,7 @@ async function main(): Promise<void> {
           await new Promise((resolve) => setTimeout(resolve, 500));
         }
         const values = [...receiver.latencies.values()].sort((a, b) => a - b);
-        webhooks.loaded.push({ creates: loaded!, drainMs, p50: pct(values, 50), p95: pct(values, 95), delivered: values.length });
+        webhooks.loaded.push({ creates: loaded!, drainMs, p50: percentile(values, 50), p95: percentile(values, 95), delivered: values.length });
       }
       await unsubscribe();
     } finally {
@@ -206,7 +166,6 @@ interface WebhookFigures {
   loaded: Array<{ creates: ThroughputResult; drainMs: number; p50: number; p95: number; delivered: number }>;
 }
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 
 function print(output: ClientOutput, input: ClientInput, webhooks: WebhookFigures): void {
   const lines: string[] = [];

@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { AREAS, DETAILS, DOMAINS, FIRST, LAST, OPENERS, PROBLEMS, REFUND } from './seed.js';
 
 /**
  * The search bench's fast path on PostgreSQL: one organization's customers and tickets made by the
@@ -12,23 +13,6 @@ import pg from 'pg';
  */
 export async function seedPostgresFast(databaseUrl: string, organizationId: string, counts: { tickets: number; customers: number }): Promise<void> {
   const list = (values: readonly string[]) => sql`array[${sql.join(values.map((v) => sql.lit(v)))}]::text[]`;
-  const FIRST = ['Ada', 'Grace', 'Alan', 'Linus', 'Margaret', 'Ken', 'Barbara', 'Dennis', 'Frances', 'Edsger', 'Radia', 'Tim', 'Hedy', 'John', 'Katherine', 'Guido', 'Sophie', 'Yukihiro', 'Anita', 'Bjarne'];
-  const LAST = ['Lovelace', 'Hopper', 'Turing', 'Torvalds', 'Hamilton', 'Thompson', 'Liskov', 'Ritchie', 'Allen', 'Dijkstra', 'Perlman', 'Berners-Lee', 'Lamarr', 'Backus', 'Johnson', 'van Rossum', 'Wilson', 'Matsumoto', 'Borg', 'Stroustrup'];
-  const DOMAINS = ['example.com', 'acme.test', 'globex.test', 'initech.test', 'umbrella.test', 'hooli.test'];
-  const AREAS = ['invoice', 'login page', 'password reset', 'CSV export', 'dashboard', 'API token', 'webhook', 'mobile app', 'SSO setup', 'billing address', 'subscription', 'search results', 'email notifications', 'report builder', 'user permissions'];
-  const PROBLEMS = ['is not loading', 'shows the wrong total', 'returns an error 500', 'is very slow since yesterday', 'does not send anything', 'times out', 'looks broken on Safari', 'keeps logging me out', 'lost my settings', 'was charged twice'];
-  const OPENERS = ['Hello team,', 'Hi support,', 'Good morning,', 'Dear support team,', 'Hey there,'];
-  const DETAILS = [
-    'It started after the last update and happens for everyone in our office.',
-    'We tried clearing the cache and another browser, with the same result.',
-    'This blocks our month-end close, so a quick answer would be appreciated.',
-    'The error message says something about an expired session.',
-    'Attached is a screenshot of what we see on the screen.',
-    'Our account manager suggested we open a ticket here.',
-    'It only happens for some of our users, not all of them.',
-    'We are on the business plan, if that matters.',
-  ];
-  const REFUND = ['Could we get a refund for the duplicate charge?', 'Please process a refund for last month.'];
   // pick(list, r): an element of the list by a random number in [0, 1).
   const pick = (values: readonly string[], r: string) => sql`(${list(values)})[1 + floor(${sql.raw(r)} * ${sql.lit(values.length)})::int]`;
   const iso = (ms: string) => sql`to_char(to_timestamp(${sql.raw(ms)} / 1000.0) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;

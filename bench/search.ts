@@ -3,7 +3,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { createApiKey } from '../src/auth/api-keys.service.js';
 import { loadConfig } from '../src/config.js';
@@ -13,6 +12,7 @@ import { createOrganization } from '../src/modules/organizations/organizations.s
 import { openBlobStore } from '../src/storage/open-blob-store.js';
 import { seedPostgresFast } from './search-seed-postgres.js';
 import { seed, SEARCH_TERM } from './seed.js';
+import { percentile, scratchDatabase } from './common.js';
 
 /**
  * The search part of `npm run bench` (docs/operations.md#benchmarks): for each kind of term, p50
@@ -59,30 +59,10 @@ function get(agent: Agent, url: string, key: string): Promise<number> {
   });
 }
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-
-async function scratchDatabase(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `ticketing_bench_search_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  const scratch = new URL(url);
-  scratch.pathname = `/${name}`;
-  return {
-    url: scratch.toString(),
-    drop: async () => {
-      const again = new pg.Client({ connectionString: url });
-      await again.connect();
-      await again.query(`drop database if exists "${name}" with (force)`);
-      await again.end();
-    },
-  };
-}
 
 async function measureAt(tickets: number, serverUrl: string | undefined, log: (text: string) => void): Promise<Map<string, Figures>> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ticketing-bench-search-'));
-  const scratch = serverUrl ? await scratchDatabase(serverUrl) : undefined;
+  const scratch = serverUrl ? await scratchDatabase(serverUrl, 'search') : undefined;
   const env: Record<string, string> = {
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
@@ -122,7 +102,7 @@ async function measureAt(tickets: number, serverUrl: string | undefined, log: (t
         statuses.set(status, (statuses.get(status) ?? 0) + 1);
       }
       times.sort((a, b) => a - b);
-      out.set(kind.kind, { p50: pct(times, 50), p95: pct(times, 95), statuses: [...statuses].map(([s, n]) => `${s}×${n}`).join(' ') });
+      out.set(kind.kind, { p50: percentile(times, 50), p95: percentile(times, 95), statuses: [...statuses].map(([s, n]) => `${s}×${n}`).join(' ') });
     }
     return out;
   } finally {

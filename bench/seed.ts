@@ -15,13 +15,14 @@ export function random(seed: number): () => number {
   };
 }
 
-const FIRST = ['Ada', 'Grace', 'Alan', 'Linus', 'Margaret', 'Ken', 'Barbara', 'Dennis', 'Frances', 'Edsger', 'Radia', 'Tim', 'Hedy', 'John', 'Katherine', 'Guido', 'Sophie', 'Yukihiro', 'Anita', 'Bjarne'];
-const LAST = ['Lovelace', 'Hopper', 'Turing', 'Torvalds', 'Hamilton', 'Thompson', 'Liskov', 'Ritchie', 'Allen', 'Dijkstra', 'Perlman', 'Berners-Lee', 'Lamarr', 'Backus', 'Johnson', 'van Rossum', 'Wilson', 'Matsumoto', 'Borg', 'Stroustrup'];
-const DOMAINS = ['example.com', 'acme.test', 'globex.test', 'initech.test', 'umbrella.test', 'hooli.test'];
-const AREAS = ['invoice', 'login page', 'password reset', 'CSV export', 'dashboard', 'API token', 'webhook', 'mobile app', 'SSO setup', 'billing address', 'subscription', 'search results', 'email notifications', 'report builder', 'user permissions'];
-const PROBLEMS = ['is not loading', 'shows the wrong total', 'returns an error 500', 'is very slow since yesterday', 'does not send anything', 'times out', 'looks broken on Safari', 'keeps logging me out', 'lost my settings', 'was charged twice'];
-const OPENERS = ['Hello team,', 'Hi support,', 'Good morning,', 'Dear support team,', 'Hey there,'];
-const DETAILS = [
+/** The words seeded tickets are made of (bench/search-seed-postgres.ts makes the same ones in SQL). */
+export const FIRST = ['Ada', 'Grace', 'Alan', 'Linus', 'Margaret', 'Ken', 'Barbara', 'Dennis', 'Frances', 'Edsger', 'Radia', 'Tim', 'Hedy', 'John', 'Katherine', 'Guido', 'Sophie', 'Yukihiro', 'Anita', 'Bjarne'];
+export const LAST = ['Lovelace', 'Hopper', 'Turing', 'Torvalds', 'Hamilton', 'Thompson', 'Liskov', 'Ritchie', 'Allen', 'Dijkstra', 'Perlman', 'Berners-Lee', 'Lamarr', 'Backus', 'Johnson', 'van Rossum', 'Wilson', 'Matsumoto', 'Borg', 'Stroustrup'];
+export const DOMAINS = ['example.com', 'acme.test', 'globex.test', 'initech.test', 'umbrella.test', 'hooli.test'];
+export const AREAS = ['invoice', 'login page', 'password reset', 'CSV export', 'dashboard', 'API token', 'webhook', 'mobile app', 'SSO setup', 'billing address', 'subscription', 'search results', 'email notifications', 'report builder', 'user permissions'];
+export const PROBLEMS = ['is not loading', 'shows the wrong total', 'returns an error 500', 'is very slow since yesterday', 'does not send anything', 'times out', 'looks broken on Safari', 'keeps logging me out', 'lost my settings', 'was charged twice'];
+export const OPENERS = ['Hello team,', 'Hi support,', 'Good morning,', 'Dear support team,', 'Hey there,'];
+export const DETAILS = [
   'It started after the last update and happens for everyone in our office.',
   'We tried clearing the cache and another browser, with the same result.',
   'This blocks our month-end close, so a quick answer would be appreciated.',
@@ -33,7 +34,7 @@ const DETAILS = [
 ];
 // The benchmark's search term: present in some tickets (about 3%), absent from the rest.
 export const SEARCH_TERM = 'refund';
-const REFUND = ['Could we get a refund for the duplicate charge?', 'Please process a refund for last month.'];
+export const REFUND = ['Could we get a refund for the duplicate charge?', 'Please process a refund for last month.'];
 const CATEGORIES = ['billing', 'technical', 'account', 'shipping', 'feature-request', null];
 const STATUS: Array<[TicketsTable['status'], number]> = [['new', 0.15], ['open', 0.3], ['pending', 0.15], ['resolved', 0.25], ['closed', 0.15]];
 const PRIORITY: Array<[TicketsTable['priority'], number]> = [['low', 0.25], ['medium', 0.45], ['high', 0.22], ['urgent', 0.08]];

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { percentile } from './common.js';
 
 /**
  * The webhook side of the benchmark: a receiver on 127.0.0.1 that notes when each delivery
@@ -51,7 +52,6 @@ export interface LatencyFigures {
   max: number;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 
 async function post(baseUrl: string, key: string, path: string, body: unknown): Promise<Record<string, unknown>> {
   const res = await fetch(`${baseUrl}${path}`, {

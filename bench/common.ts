@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+/** Pieces every bench shares: scratch databases, served processes, percentiles. */
+
+/** The repository's root, from the compiled bench (dist/bench). */
+export const root = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The value below which `p` percent of the (sorted) values fall; NaN when there are none. */
+export const percentile = (sorted: number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+
+/**
+ * A scratch database on the PostgreSQL server `url` names (`ticketing_bench_<label>_...`); resolves
+ * to its URL and its removal. The database `url` names is never touched.
+ */
+export async function scratchDatabase(url: string, label = ''): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `ticketing_bench_${label ? `${label}_` : ''}${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create database "${name}"`);
+  await admin.end();
+  const scratch = new URL(url);
+  scratch.pathname = `/${name}`;
+  return {
+    url: scratch.toString(),
+    drop: async () => {
+      const again = new pg.Client({ connectionString: url });
+      await again.connect();
+      await again.query(`drop database if exists "${name}" with (force)`);
+      await again.end();
+    },
+  };
+}
+
+/**
+ * Starts a Node process (`args`, over this process's environment with `env`; an undefined value
+ * removes a variable) that prints `listening on <url>` on stderr; resolves to that URL.
+ */
+export function startListening(args: string[], env: Record<string, string | undefined>, children: ChildProcess[]): Promise<string> {
+  const merged = { ...process.env, ...env };
+  for (const [name, value] of Object.entries(merged)) if (value === undefined) delete merged[name];
+  const child = spawn(process.execPath, args, { cwd: root, env: merged, stdio: ['ignore', 'ignore', 'pipe'] });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let text = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      text += chunk;
+      const address = /listening on (http:\/\/[\d.]+:\d+)/.exec(text)?.[1];
+      if (address) resolve(address);
+    });
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with code ${code}:\n${text}`)));
+  });
+}
+
+/** Starts `ticketing serve` (the built CLI); resolves when it listens. */
+export const serveProcess = (env: Record<string, string>, children: ChildProcess[]): Promise<string> =>
+  startListening([join(root, 'bin', 'ticketing.js'), 'serve'], env, children);
