@@ -87,9 +87,17 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
     const readKey =
       withKey && typeof id === 'string' && LOWER_CASE_UUID.test(id)
         ? async (db: Kysely<Database>, hash: string) => {
-            const { key, record } = await withKey.read(db, hash, id);
-            request.readWithKey = { id, record };
-            return key;
+            let read: Awaited<ReturnType<ReadWithKey['read']>>;
+            try {
+              read = await withKey.read(db, hash, id);
+            } catch {
+              // The record's part failed (a statement timeout, a broken table): authenticate as any
+              // route does and let the route read the record itself, so its failure is answered
+              // where a route's failures are (after the rate limit, with its headers).
+              return findApiKeyByHash(db, hash);
+            }
+            request.readWithKey = { id, record: read.record };
+            return read.key;
           }
         : findApiKeyByHash;
     const context = await authenticate(options.db, cache, request.headers.authorization, readKey);
