@@ -110,6 +110,22 @@ function checkAll(): void {
     expectNoScan(lines);
     expect(lines).not.toContain('USE TEMP B-TREE FOR ORDER BY');
   });
+  it('a repetitive term first looks up its seam on its own, in the caller\'s partition, before the AND of its pieces', async () => {
+    // A sentence given three times that no ticket holds: its seam piece alone ends the search,
+    // where the AND of its pieces stepped over every ticket holding the sentence once.
+    const filters = { search: term('Please process a refund for last month. '.repeat(3)) };
+    const lines = await plan(filters);
+    const text = lines.join('\n');
+    expect(lines.some((l) => /^SCAN p VIRTUAL TABLE INDEX \d+:M\d*><$/.test(l)), text).toBe(true);
+    expect(lines.some((l) => /^SCAN s VIRTUAL TABLE INDEX \d+:M\d*><$/.test(l)), text).toBe(true);
+    // The probes, in order (the seam's windows of two trigrams, then the seam piece), then the AND.
+    const parameters = compiled(filters).parameters.filter((p): p is string => typeof p === 'string' && p.startsWith('"'));
+    expect(parameters.slice(0, 4)).toEqual(['"h. P"', '". Pl"', '" Ple"', '"h. Ple"']);
+    expect(parameters[4]).toMatch(/^"h\. Ple" AND /);
+    // A term of one piece: that piece is the whole lookup, with nothing looked up before it.
+    const short = (await plan({ search: term('refund') })).join('\n');
+    expect(short).not.toMatch(/SCAN p /);
+  });
   for (const [name, filters] of searchCases) {
     it(`${name} is driven by the caller's partition of the search index, newest first`, async () => {
       const lines = await plan(filters);

@@ -98,6 +98,31 @@ export function lookupPieces(term: string): string[] {
   return pieces;
 }
 
+/** Characters of the shorter pieces a repetitive term's seam is first looked up by (two trigrams each). */
+const SEAM_PROBE_CHARS = 4;
+
+/**
+ * The phrases the SQLite index looks up on their own, in order, before the AND of a term's pieces
+ * (`lookupPieces`): the first absent one ends the search. A term of one piece: none (its AND is
+ * that piece). A term that repeats itself: the windows of SEAM_PROBE_CHARS characters of its seam
+ * piece (each across the seam), then the seam piece; otherwise its first piece (the window with
+ * the most distinct characters). A phrase costs
+ * FTS5 the posting lists of all its trigrams, so the seam is first tried with fewer of them: the
+ * seam of the sentence given three times, `h. Ple`, is sought over "ple" (in a fifth of the
+ * tickets: example.com) where `h. P` is sought over two trigrams of the tickets that hold the
+ * sentence.
+ */
+export function probePieces(term: string): string[] {
+  const pieces = lookupPieces(term);
+  if (pieces.length === 1) return [];
+  const chars = [...term];
+  const seam = pieces[0]!;
+  if (smallestPeriod(chars.map((c) => c.toLowerCase())) === chars.length) return [seam];
+  const seamChars = [...seam];
+  const windows = Array.from({ length: seamChars.length - SEAM_PROBE_CHARS + 1 }, (_, i) => seamChars.slice(i, i + SEAM_PROBE_CHARS).join(''));
+  return [...new Set([...windows, seam])];
+}
+
 /** The smallest p such that the sequence repeats with period p (its length when it does not). */
 function smallestPeriod(chars: string[]): number {
   // Knuth–Morris–Pratt's failure function: the longest proper border of the whole sequence.
@@ -109,6 +134,12 @@ function smallestPeriod(chars: string[]): number {
   }
   return chars.length - border[chars.length]!;
 }
+
+/** A piece as a quoted FTS5 string (a phrase: its trigrams, in order): only `"` is special, doubled. */
+const quoted = (piece: string): string => `"${piece.replace(/"/g, '""')}"`;
+
+/** An FTS5 query that matches nothing at once: the trigram tokenizer matches no row with a string of under 3 characters. */
+const NO_MATCH = '""';
 
 /** 2^40: an organization's entries in the SQLite index are the rowids key × 2^40 + ticket number. */
 const PARTITION = 1099511627776;
@@ -140,15 +171,29 @@ export const sqliteTicketSearch: TicketSearch = {
   indexes: (term) => [...term].length >= 3,
   indexedTickets(db, organizationId, term) {
     // A bounded AND of short phrases (quoted FTS5 strings: only `"` is special, doubled).
-    const match = lookupPieces(term.text).map((piece) => `"${piece.replace(/"/g, '""')}"`).join(' AND ');
+    const match = lookupPieces(term.text).map(quoted).join(' AND ');
     const range = sql`(select k.key * ${sql.lit(PARTITION)} from ticket_search_organizations k where k.organization_id = ${organizationId})`;
+    // A term of several pieces first looks up a few phrases on their own (probePieces: the seam
+    // of a term that repeats itself, else its first piece), each newest first and stopping at its
+    // first match in the organization's range; only if every one is there does the AND run. FTS5
+    // steps every phrase of an AND over the candidates of each: for a sentence given three times
+    // that no ticket holds, every ticket holding the sentence once, each phrase's common trigrams
+    // sought in turn (17 ms at 200,000 tickets, against 0.7 ms for the probes). A present phrase
+    // stops at its newest match (about 0.1 ms each). The probes are scalar subqueries in the MATCH
+    // argument, evaluated once before FTS5 opens its cursor (a constant condition in WHERE was
+    // tested only after the AND had started), and AND stops at the first that fails.
+    const probes = probePieces(term.text).map(
+      (piece) => sql<SqlBool>`(select p.rowid from ticket_search p where p.ticket_search match ${quoted(piece)}
+          and p.rowid >= ${range} and p.rowid < ${range} + ${sql.lit(PARTITION)} order by p.rowid desc limit 1) is not null`,
+    );
+    const lookup = probes.length === 0 ? sql`${match}` : sql`(case when ${sql.join(probes, sql` and `)} then ${match} else ${NO_MATCH} end)`;
     // `s CROSS JOIN tickets` keeps the index as the outer loop: it yields the organization's
     // candidates newest first (FTS5 consumes `order by rowid desc`), each ticket fetched by its
     // number, each rechecked, until the page is full.
     const query = db
       .selectFrom(sql`ticket_search`.as('s'))
       .crossJoin('tickets')
-      .where(sql<SqlBool>`s.ticket_search match ${match}`)
+      .where(sql<SqlBool>`s.ticket_search match ${lookup}`)
       .where(sql<SqlBool>`s.rowid >= ${range}`)
       .where(sql<SqlBool>`s.rowid < ${range} + ${sql.lit(PARTITION)}`)
       .where('tickets.organization_id', '=', organizationId)

@@ -164,6 +164,19 @@ describe('search', () => {
     expect(await search('TKT-42', '', other.adminKey)).toEqual([]);
   });
 
+  it('tells a sentence given three times from the same sentence given once or twice, in the caller\'s organization only', async () => {
+    // The SQLite lookup first looks for the seam piece ("h. Ple") alone in the organization.
+    const sentence = 'Please process a refund for last month. ';
+    await create('once', { description: `${sentence}Thanks!` });
+    await create('twice', { description: `${sentence}${sentence}Thanks!` });
+    const other = await t.newOrg('Other 3x');
+    await create('thrice-foreign', { description: sentence.repeat(3) }, other.adminKey);
+    expect(await search(sentence.trim())).toEqual(['twice', 'once']);
+    expect(await search(sentence.repeat(2).toUpperCase())).toEqual(['twice']);
+    expect(await search(sentence.repeat(3))).toEqual([]);
+    expect(await search(sentence.repeat(3), '', other.adminKey)).toEqual(['thrice-foreign']);
+  });
+
   it('rejects an empty or over-long term with 422', async () => {
     for (const term of ['', 'x'.repeat(501)]) {
       const res = await t.request({ method: 'GET', url: `/v1/tickets?search=${term}`, key: org.adminKey });
