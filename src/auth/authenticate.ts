@@ -7,6 +7,7 @@ import { hashApiKey, isWellFormedApiKey } from './api-keys.js';
 import { findApiKeyByHash, touchApiKey, type KeyColumns } from './api-keys.repository.js';
 import { ApiKeyCache } from './key-cache.js';
 import type { Scope } from './scopes.js';
+import { LOWER_CASE_UUID } from '../shared/validation.js';
 
 /** Who is calling: the key's organization, role and scopes. Shared by the requests of a cached key: never change it. */
 export interface AuthContext {
@@ -55,7 +56,6 @@ declare module 'fastify' {
   }
 }
 
-const LOWER_CASE_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const BEARER = /^bearer +(\S+)\s*$/i;
 const BEARER_SCHEME_NAME = /^bearer(\s|$)/i;
 // last_used_at is informational; writing it on every request would turn reads into writes.

@@ -42,7 +42,9 @@ export const DECIMAL_PATTERN = /^\d{1,13}(\.\d{1,2})?$/;
  * A UUID in the 8-4-4-4-12 hex form, letters in either case. (ajv-formats' `uuid` also takes a
  * `urn:uuid:` prefix, which no id of this service has.)
  */
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A UUID as the service writes it: lower-case letters only. */
+export const LOWER_CASE_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 // ajv-formats' RFC 3339 check (calendar dates, times, offsets), taken from a throwaway instance.
 const rfc3339 = (() => {

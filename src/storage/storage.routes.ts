@@ -11,8 +11,7 @@ import { ALLOWED_TYPES } from '../modules/attachments/file-types.js';
 import { ErrorBody } from '../shared/schemas.js';
 import type { ByteRange } from './blob-store.js';
 import type { UrlSigner } from './signed-urls.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { UUID_PATTERN } from '../shared/validation.js';
 
 // Deliberately loose: a malformed address is a bad signature (403), not a validation error.
 const Params = Type.Object({ attachment_id: Type.String() });
@@ -79,7 +78,7 @@ export async function storageRoutes(fastify: FastifyInstance, deps: AppDeps & { 
     handler: async (request, reply) => {
       const id = request.params.attachment_id.toLowerCase();
       const { expires, signature } = request.query;
-      if (!UUID.test(id) || !deps.signer.verify(id, expires, signature)) throw errors.signedUrlInvalid();
+      if (!UUID_PATTERN.test(id) || !deps.signer.verify(id, expires, signature)) throw errors.signedUrlInvalid();
       const row = await findAttachmentById(deps.store.db, id);
       // Deleted since the address was issued: the same answer as a bad signature, as object stores give.
       if (!row) throw errors.signedUrlInvalid();

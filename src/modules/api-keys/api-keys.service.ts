@@ -22,6 +22,7 @@ import {
   type ApiKeyColumns,
 } from './api-keys.repository.js';
 import type { ApiKey, CreateApiKeyBody, CreatedApiKey, ListApiKeysQuery, UpdateApiKeyBody } from './api-keys.schemas.js';
+import { UUID_PATTERN } from '../../shared/validation.js';
 
 export interface ApiKeyDeps {
   store: Store;
@@ -232,14 +233,12 @@ export async function listOrganizationKeys(db: Executor, organizationId: string)
   }
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * The keys of the organization a reference names: a key id, the whole key, or the start of its
  * key_prefix (at least the type prefix and one character). More than one match is ambiguous.
  */
 export async function findOrganizationKeys(db: Executor, organizationId: string, reference: string): Promise<ApiKey[]> {
-  if (UUID.test(reference)) {
+  if (UUID_PATTERN.test(reference)) {
     const row = await findApiKey(db, organizationId, reference.toLowerCase());
     return row ? [presentApiKey(row)] : [];
   }

@@ -25,6 +25,7 @@ import {
   type PublicCommentRow,
 } from './portal.repository.js';
 import { REPLY_MAX_CHARS, type PortalComment, type PortalTicket } from './portal.schemas.js';
+import { LOWER_CASE_UUID } from '../../shared/validation.js';
 
 export interface PortalDeps {
   store: Store;
@@ -34,8 +35,6 @@ export interface PortalDeps {
 
 /** How many comments and attachments the ticket view carries; the comments list pages through the rest. */
 export const THREAD_LIMIT = 500;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Tokens are UUIDs, written lower-case; another spelling of the same UUID opens the same ticket. */
 export function canonicalToken(token: string): string {
@@ -62,7 +61,7 @@ function sameToken(stored: string, given: string): boolean {
  */
 export async function ticketOfToken(db: Executor, token: string): Promise<PortalTicketRow> {
   const given = canonicalToken(token);
-  if (!UUID.test(given)) throw errors.notFound('Ticket');
+  if (!LOWER_CASE_UUID.test(given)) throw errors.notFound('Ticket');
   const row = await findTicketByToken(db, given);
   if (!row || !sameToken(row.tracking_token, given)) throw errors.notFound('Ticket');
   return row;
@@ -185,7 +184,7 @@ export async function portalDownloadLink(deps: PortalDeps, token: string, attach
   const { db } = deps.store;
   const ticket = await ticketOfToken(db, token);
   const id = attachmentId.toLowerCase();
-  const row = UUID.test(id) ? await findAttachment(db, ticket.organization_id, ticket.id, id) : undefined;
+  const row = LOWER_CASE_UUID.test(id) ? await findAttachment(db, ticket.organization_id, ticket.id, id) : undefined;
   if (!row) throw errors.notFound('Attachment');
   return deps.signer.sign(row.id);
 }
