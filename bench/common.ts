@@ -9,6 +9,21 @@ import pg from 'pg';
 /** The repository's root, from the compiled bench (dist/bench). */
 export const root = fileURLToPath(new URL('../../', import.meta.url));
 
+/**
+ * The environment a bench's service runs with: its data directory, no request log, the admin rate
+ * limit raised out of the way (still counted on every request) and, with a scratch PostgreSQL
+ * database, that database and a signing secret; `extra` adds to it or overrides it.
+ */
+export function benchEnv(dataDir: string, databaseUrl: string | undefined, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_ADMIN_PER_MINUTE: '1000000000',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl, SIGNING_SECRET: randomBytes(36).toString('base64') } : {}),
+    ...extra,
+  };
+}
+
 /** The value below which `p` percent of the (sorted) values fall; NaN when there are none. */
 export const percentile = (sorted: number[], p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;

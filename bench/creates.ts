@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +13,7 @@ import { createOrganization } from '../src/modules/organizations/organizations.s
 import { createCommitStats } from '../src/modules/tickets/tickets.service.js';
 import { openBlobStore } from '../src/storage/open-blob-store.js';
 import type { ClientInput, ClientOutput } from './client.js';
-import { scratchDatabase, serveProcess } from './common.js';
+import { benchEnv, scratchDatabase, serveProcess } from './common.js';
 
 /**
  * `node dist/bench/creates.js` (after `npm run build`): ticket creates per second alone, the same
@@ -41,14 +40,7 @@ function runClient(input: ClientInput): Promise<ClientOutput> {
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ticketing-bench-'));
   const scratch = serverUrl ? await scratchDatabase(serverUrl) : undefined;
-  const env: Record<string, string> = {
-    DATA_DIR: dataDir,
-    HOST: '127.0.0.1',
-    PORT: '0',
-    LOG_LEVEL: 'silent',
-    RATE_LIMIT_ADMIN_PER_MINUTE: '1000000000',
-    ...(scratch ? { DATABASE_URL: scratch.url, SIGNING_SECRET: randomBytes(36).toString('base64') } : {}),
-  };
+  const env = benchEnv(dataDir, scratch?.url, { HOST: '127.0.0.1', PORT: '0' });
   const config = loadConfig(env);
   const store = openStore({ dataDir, databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize });
   const children: ChildProcess[] = [];

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -15,7 +14,7 @@ import { compactDashboard } from '../src/modules/dashboard/dashboard.compaction.
 import { createOrganization } from '../src/modules/organizations/organizations.service.js';
 import { openBlobStore } from '../src/storage/open-blob-store.js';
 import { seedDashboard } from './dashboard-seed.js';
-import { percentile, scratchDatabase } from './common.js';
+import { benchEnv, percentile, scratchDatabase } from './common.js';
 
 /**
  * The dashboard part of `npm run bench` (issue 11): GET /v1/dashboard p50 and p95 through HTTP at
@@ -79,12 +78,7 @@ interface Served {
 async function serve(tickets: number, serverUrl: string | undefined, log: (text: string) => void): Promise<Served> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ticketing-bench-dashboard-'));
   const scratch = serverUrl ? await scratchDatabase(serverUrl, 'dashboard') : undefined;
-  const env: Record<string, string> = {
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    RATE_LIMIT_ADMIN_PER_MINUTE: '1000000000',
-    ...(scratch ? { DATABASE_URL: scratch.url, SIGNING_SECRET: randomBytes(36).toString('base64') } : {}),
-  };
+  const env = benchEnv(dataDir, scratch?.url);
   const config = loadConfig(env);
   // The seed's statements run long: the store goes without the request timeouts (as migrations do).
   const store: Store = openStore({ dataDir, databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize, timeouts: COMMAND_TIMEOUTS, search: config.search });

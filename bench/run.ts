@@ -19,7 +19,7 @@ import { formatGetById, getByIdBench } from './get-by-id.js';
 import { searchBench } from './search.js';
 import { SEARCH_TERM, seed } from './seed.js';
 import { deliveryLatency, drained, startReceiver, subscribe, type LatencyFigures } from './webhooks.js';
-import { percentile, scratchDatabase, serveProcess } from './common.js';
+import { benchEnv, percentile, scratchDatabase, serveProcess } from './common.js';
 
 /**
  * `npm run bench`: seeds a fresh store with 100,000 tickets (BENCH_TICKETS=1000000 for a million)
@@ -51,16 +51,8 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ticketing-bench-'));
   const scratch = serverUrl ? await scratchDatabase(serverUrl) : undefined;
   // The bench measures the service, not the limiter: one key sends far more than 2,000 a minute.
-  const env: Record<string, string> = {
-    DATA_DIR: dataDir,
-    HOST: '127.0.0.1',
-    PORT: '0',
-    LOG_LEVEL: 'silent',
-    RATE_LIMIT_ADMIN_PER_MINUTE: '1000000000',
-    // The bench's webhook receiver listens on 127.0.0.1.
-    WEBHOOKS_ALLOW_PRIVATE: 'true',
-    ...(scratch ? { DATABASE_URL: scratch.url, SIGNING_SECRET: randomBytes(36).toString('base64') } : {}),
-  };
+  // The bench's webhook receiver listens on 127.0.0.1.
+  const env = benchEnv(dataDir, scratch?.url, { HOST: '127.0.0.1', PORT: '0', WEBHOOKS_ALLOW_PRIVATE: 'true' });
   const config = loadConfig(env);
   const store = openStore({ dataDir, databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize });
   const children: ChildProcess[] = [];

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -12,7 +11,7 @@ import { createOrganization } from '../src/modules/organizations/organizations.s
 import { openBlobStore } from '../src/storage/open-blob-store.js';
 import { seedPostgresFast } from './search-seed-postgres.js';
 import { seed, SEARCH_TERM } from './seed.js';
-import { percentile, scratchDatabase } from './common.js';
+import { benchEnv, percentile, scratchDatabase } from './common.js';
 
 /**
  * The search part of `npm run bench` (docs/operations.md#benchmarks): for each kind of term, p50
@@ -63,12 +62,7 @@ function get(agent: Agent, url: string, key: string): Promise<number> {
 async function measureAt(tickets: number, serverUrl: string | undefined, log: (text: string) => void): Promise<Map<string, Figures>> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ticketing-bench-search-'));
   const scratch = serverUrl ? await scratchDatabase(serverUrl, 'search') : undefined;
-  const env: Record<string, string> = {
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    RATE_LIMIT_ADMIN_PER_MINUTE: '1000000000',
-    ...(scratch ? { DATABASE_URL: scratch.url, SIGNING_SECRET: randomBytes(36).toString('base64') } : {}),
-  };
+  const env = benchEnv(dataDir, scratch?.url);
   const config = loadConfig(env);
   const store = openStore({ dataDir, databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize, timeouts: config.databaseTimeouts, search: config.search });
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
