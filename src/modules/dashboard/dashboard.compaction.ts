@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Store } from '../../db/store.js';
+import { logFailure } from '../../errors.js';
 import { foldDelta, horizons } from './dashboard.counters.js';
 import { addToTotals, deleteZeroTotals, pruneTotals, takeDeltas, tryCompactionLock } from './dashboard.repository.js';
 
@@ -61,7 +62,7 @@ export async function compactDashboard(store: Store): Promise<number> {
 export interface CompactionDeps {
   store: Store;
   config: { dashboardCompactionIntervalMs: number };
-  log: Pick<FastifyBaseLogger, 'error'>;
+  log: Pick<FastifyBaseLogger, 'warn' | 'error' | 'level'>;
 }
 
 /** Starts the compaction job (a run every DASHBOARD_COMPACTION_INTERVAL_MS); `stop` waits for a run under way. */
@@ -83,7 +84,7 @@ export function startDashboardCompaction(deps: CompactionDeps): { stop(): Promis
   const tick = () => {
     if (running) return;
     running = run()
-      .catch((error: unknown) => deps.log.error({ err: error }, 'dashboard compaction failed'))
+      .catch((error: unknown) => logFailure(deps.log, error, 'dashboard compaction failed'))
       .finally(() => (running = null));
   };
   const interval = setInterval(tick, deps.config.dashboardCompactionIntervalMs).unref();

@@ -226,7 +226,7 @@ describe('dashboard counters', () => {
   it('are compacted by the background job while tickets are created', async () => {
     const org = await t.newOrg('Job');
     const errors: unknown[] = [];
-    const job = startDashboardCompaction({ store: t.store, config: { dashboardCompactionIntervalMs: 20 }, log: { error: (e: unknown) => errors.push(e) } });
+    const job = startDashboardCompaction({ store: t.store, config: { dashboardCompactionIntervalMs: 20 }, log: { level: 'info', warn: (e: unknown) => errors.push(e), error: (e: unknown) => errors.push(e) } });
     try {
       await run(org, Array.from({ length: 30 }, (_, i): Op => ({ kind: 'create', priority: i % 4, user: i % 5, team: i % 4, due: i % 3 ? HOUR : null })));
       const pending = async () =>
