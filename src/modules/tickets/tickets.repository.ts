@@ -1,4 +1,4 @@
-import { sql, type Insertable, type SelectQueryBuilder, type Updateable } from 'kysely';
+import { sql, type Insertable, type SelectQueryBuilder, type SqlBool, type Updateable } from 'kysely';
 import { KEY_COLUMNS, type KeyColumns } from '../../auth/api-keys.repository.js';
 import { preparedQuery } from '../../db/prepared.js';
 import { UNINDEXED_TERM_WINDOW, type SearchTerm, type TicketSearch } from '../../db/search.js';
@@ -167,13 +167,39 @@ export function listTicketsQuery(
   organizationId: string,
   filters: TicketFilters,
   page: Page,
-  /** Look among the organization's newest this many tickets only (TicketSearch.newestWindow). */
-  newest?: number,
 ) {
   const term = filters.search;
   if (term && search.indexes(term.text)) {
-    const matches = search.indexedTickets(db, organizationId, term, newest);
+    const matches = search.indexedTickets(db, organizationId, term);
     const text = withFilters(matches.query, organizationId, filters, page).select(QUALIFIED).select(matches.newestFirst.as('newest_first'));
+    if (search.scanFirst !== undefined && search.scanMatch) {
+      // The organization's newest tickets (matching the filters, read from their index in order)
+      // tested one by one, stopping when offset + limit match or after scanFirst(those) tickets; the
+      // index's matches only when that comes back short, decided in the same statement: a page
+      // filled from the newest tickets is the page (matches rank newest first).
+      const need = page.offset + page.limit;
+      const newest = withFilters(db.selectFrom('tickets'), organizationId, filters, page)
+        .selectAll('tickets')
+        .orderBy('tickets.ticket_number', 'desc')
+        .limit(search.scanFirst(need));
+      const scan = db
+        .selectFrom(newest.as('tickets'))
+        .select(COLUMNS)
+        .select(sql<number>`tickets.ticket_number`.as('newest_first'))
+        .where(search.scanMatch(term, organizationId))
+        .orderBy('tickets.ticket_number', 'desc')
+        .limit(need);
+      const found = sql<number>`(select count(*) from scan)`;
+      return db
+        .with((cte) => cte('scan').materialized(), () => scan)
+        .selectFrom('scan')
+        .selectAll()
+        .where(sql<SqlBool>`${found} >= ${need}`)
+        .unionAll(text.where(sql<SqlBool>`${found} < ${need}`) as never)
+        .orderBy(sql.ref('newest_first'), 'desc')
+        .limit(page.limit)
+        .offset(page.offset);
+    }
     const numbered = term.ticketNumber === null ? undefined : search.numberedTicket?.(db, organizationId, term.ticketNumber);
     if (!numbered) return text.orderBy(sql.ref('newest_first'), 'desc').limit(page.limit).offset(page.offset);
     // The page of matches read from the index in its order (no sort), then the numbered ticket
