@@ -277,6 +277,26 @@ function checkScanFirstPostgres(): void {
     expect(actualRows(lines, /Bitmap Index Scan on tickets_search_keys_idx/), text).toBe(10);
     expect(actualRows(lines, /^\s*Limit/), text).toBe(10);
   });
+  it('a sentence given three times that no ticket holds has no candidate in the search index', async () => {
+    // Its words are in every ticket holding the sentence once; the pair where one repetition meets
+    // the next (`month please`, migration 0017) is in none. Before, each was read and rechecked.
+    const sentence = 'Please process a refund for last month. ';
+    const now = new Date().toISOString();
+    const customer = await t.store.db.selectFrom('customers').select('id').where('organization_id', '=', t.org.id).executeTakeFirstOrThrow();
+    const rows = Array.from({ length: 30 }, (_, i) => ({
+      id: randomUUID(), organization_id: t.org.id, ticket_number: 100_000 + i, tracking_token: randomUUID(), customer_id: customer.id,
+      subject: 'Refund', description: `${sentence}Thanks!`, status: 'new' as const, priority: 'low' as const, created_at: now, updated_at: now,
+    }));
+    await t.store.db.insertInto('tickets').values(rows).execute();
+    try {
+      const lines = await plan({ search: term(sentence.repeat(3)) }, page, true);
+      expect(actualRows(lines, /Bitmap Index Scan on tickets_search_keys_idx/), lines.join('\n')).toBe(0);
+      const once = await plan({ search: term(sentence.trim()) }, { limit: 100, offset: 0 }, true);
+      expect(actualRows(once, /^\s*Limit/), once.join('\n')).toBe(30);
+    } finally {
+      await t.store.db.deleteFrom('tickets').where('ticket_number', '>=', 100_000).where('organization_id', '=', t.org.id).execute();
+    }
+  });
   it('with filters, the scan reads the filter\'s index newest first, bounded too', async () => {
     const lines = await plan({ search: term('refund'), status: 'open' }, page, true);
     const text = lines.join('\n');
