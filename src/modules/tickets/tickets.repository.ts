@@ -156,7 +156,9 @@ function withFilters<O>(query: SelectQueryBuilder<Database, 'tickets', O>, organ
  *
  * - a term the search index answers: the index yields the organization's candidates (only its
  *   own: the index is partitioned or led by the organization), each ticket fetched by its key and
- *   rechecked; on SQLite newest first straight from the index, stopping when the page is full;
+ *   rechecked; on SQLite newest first straight from the index, stopping when the page is full; on
+ *   PostgreSQL (TicketSearch.scanFirst) the organization's newest tickets are tested first, the
+ *   index read only when they do not fill the page;
  * - a term it cannot answer (one or two characters): the organization's newest
  *   UNINDEXED_TERM_WINDOW tickets matching the filters, each tested (`windowExceeded` tells when
  *   the page lies beyond them).
