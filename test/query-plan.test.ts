@@ -206,7 +206,9 @@ function checkAllPostgres(populated: boolean): void {
   }
   for (const [name, filters] of searchCases) {
     it(`${name} is ${populated ? 'driven by the trigram indexes' : 'read from indexes'}`, async () => {
-      const lines = await plan(filters);
+      // A page whose scan (50 tickets per ticket needed) is shorter than the organization's 5,000
+      // tickets, as it is at scale: the planner then reads them newest first from an index.
+      const lines = await plan(filters, populated ? { limit: 25, offset: 0 } : undefined);
       const text = lines.join('\n');
       expectPostgresIndexed(lines);
       if (!populated) return;
@@ -232,17 +234,34 @@ function checkAllPostgres(populated: boolean): void {
 
 /**
  * Every walk of the organization's tickets (an index range led by the organization alone, or by
- * the organization and a filter) sits right under a Limit: the newest-first scan a search makes
- * first, bounded by TicketSearch.scanFirst.
+ * the organization and a filter) is bounded by a Limit: the newest-first scan a search makes first
+ * (TicketSearch.scanFirst) and its probe for a ticket beyond it read an index backward under a
+ * Limit or, where the planner expects few tickets to pass the filters, a bitmap of them under a
+ * top-N Sort under a Limit.
  */
 function expectWalksBounded(lines: string[]): void {
   const text = lines.join('\n');
   const walk = /Index Cond: (\(organization_id = '[^']*'::text\)|\(\(organization_id = '[^']*'::text\) AND \(\w+ = '[^']*'::text\)\))$/;
+  const indent = (line: string) => line.search(/\S/);
+  // The plan node a line belongs to, or the node above a node.
+  const parent = (i: number): number => {
+    const depth = lines[i]!.includes('->') ? indent(lines[i]!) : indent(lines[i]!) - 1;
+    for (let j = i - 1; j >= 0; j--) if (lines[j]!.includes('->') && indent(lines[j]!) < depth) return j;
+    return -1;
+  };
   const walks = lines.flatMap((l, i) => (walk.test(l) ? [i] : []));
   expect(walks.length, text).toBeGreaterThan(0);
   for (const i of walks) {
-    expect(lines[i - 1], text).toMatch(/Index Scan Backward using tickets_org_\w+ on tickets/);
-    expect(lines[i - 2], text).toMatch(/^\s*(->\s+)?Limit/);
+    let node = parent(i);
+    if (/Bitmap Index Scan on tickets_org_\w+/.test(lines[node]!)) {
+      node = parent(node);
+      expect(lines[node], text).toMatch(/Bitmap Heap Scan on tickets/);
+      node = parent(node);
+      expect(lines[node], text).toMatch(/->\s+Sort/);
+    } else {
+      expect(lines[node], text).toMatch(/Index (Only )?Scan Backward using tickets_org_\w+ on tickets/);
+    }
+    expect(lines[parent(node)], text).toMatch(/->\s+Limit/);
   }
 }
 
@@ -297,8 +316,17 @@ function checkScanFirstPostgres(): void {
       await t.store.db.deleteFrom('tickets').where('ticket_number', '>=', 100_000).where('organization_id', '=', t.org.id).execute();
     }
   });
-  it('with filters, the scan reads the filter\'s index newest first, bounded too', async () => {
+  it('when the filters let through fewer tickets than the scan\'s bound, the scan is the whole answer; the search index is not read', async () => {
+    // 1,000 of the caller's tickets are open, none of them with "refund": a page of 25 may scan
+    // 1,250, so the scan read every one; the index would fetch every "refund" ticket to filter them.
     const lines = await plan({ search: term('refund'), status: 'open' }, page, true);
+    const text = lines.join('\n');
+    expect(actualRows(lines, /^\s*Limit/), text).toBe(0);
+    expect(lines.find((l) => l.includes('Bitmap Index Scan on tickets_search_keys_idx')), text).toMatch(/never executed/);
+  });
+  it('with filters, the scan reads the filter\'s index newest first, bounded too', async () => {
+    // 1,000 of the caller's tickets are open: a page of 10 scans at most 500 of them.
+    const lines = await plan({ search: term('refund'), status: 'open' }, { limit: 10, offset: 0 }, true);
     const text = lines.join('\n');
     expectPostgresIndexed(lines);
     expectWalksBounded(lines);

@@ -180,10 +180,11 @@ export function listTicketsQuery(
       // index's matches only when that comes back short, decided in the same statement: a page
       // filled from the newest tickets is the page (matches rank newest first).
       const need = page.offset + page.limit;
+      const scanned = search.scanFirst(need);
       const newest = withFilters(db.selectFrom('tickets'), organizationId, filters, page)
         .selectAll('tickets')
         .orderBy('tickets.ticket_number', 'desc')
-        .limit(search.scanFirst(need));
+        .limit(scanned);
       const scan = db
         .selectFrom(newest.as('tickets'))
         .select(COLUMNS)
@@ -192,12 +193,23 @@ export function listTicketsQuery(
         .orderBy('tickets.ticket_number', 'desc')
         .limit(need);
       const found = sql<number>`(select count(*) from scan)`;
+      // Short, the scan is still the whole answer when it read every ticket the filters let
+      // through (a customer's 500 tickets): the index would have fetched every match of the term.
+      // Looked at only when the scan came back short (AND and OR stop at their first operand).
+      // (The ticket number alone, so that the filter's index can answer without the table.)
+      const beyond = withFilters(db.selectFrom('tickets'), organizationId, filters, page)
+        .select('tickets.ticket_number')
+        .orderBy('tickets.ticket_number', 'desc')
+        .offset(scanned - 1)
+        .limit(1);
+      const more = sql<SqlBool>`(select beyond.more from beyond)`;
       return db
         .with((cte) => cte('scan').materialized(), () => scan)
+        .with((cte) => cte('beyond').materialized(), (d) => d.selectNoFrom(sql<SqlBool>`exists (${beyond})`.as('more')))
         .selectFrom('scan')
         .selectAll()
-        .where(sql<SqlBool>`${found} >= ${need}`)
-        .unionAll(text.where(sql<SqlBool>`${found} < ${need}`) as never)
+        .where(sql<SqlBool>`(${found} >= ${need} or not ${more})`)
+        .unionAll(text.where(sql<SqlBool>`(${found} < ${need} and ${more})`) as never)
         .orderBy(sql.ref('newest_first'), 'desc')
         .limit(page.limit)
         .offset(page.offset);
