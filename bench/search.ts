@@ -2,11 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { createApiKey } from '../src/auth/api-keys.service.js';
 import { loadConfig } from '../src/config.js';
 import { migrateToLatest } from '../src/db/migrator.js';
 import { openStore } from '../src/db/store.js';
+import type { Database } from '../src/db/types.js';
 import { createOrganization } from '../src/modules/organizations/organizations.service.js';
 import { openBlobStore } from '../src/storage/open-blob-store.js';
 import { seedPostgresFast } from './search-seed-postgres.js';
@@ -39,6 +42,7 @@ const KINDS: TermKind[] = [
 ];
 
 const SAMPLES = 100;
+const BENCH_ORGANIZATION = 'Bench organization';
 const WARMUP = 10;
 
 interface Figures {
@@ -59,27 +63,71 @@ function get(agent: Agent, url: string, key: string): Promise<number> {
 }
 
 
+/**
+ * PostgreSQL: a database seeded by an earlier run and kept (BENCH_SEARCH_KEEP=1 prints its name),
+ * named by BENCH_SEARCH_DATABASE_10K or BENCH_SEARCH_DATABASE_LARGE: measured without seeding
+ * (migrated to the latest first), and kept again. Seeding a million tickets takes about 10 minutes.
+ */
+async function benchDatabase(serverUrl: string, tickets: number, log: (text: string) => void): Promise<{ url: string; drop: () => Promise<void>; reused: boolean }> {
+  const reuse = tickets === 10_000 ? process.env.BENCH_SEARCH_DATABASE_10K : process.env.BENCH_SEARCH_DATABASE_LARGE;
+  if (reuse) {
+    const url = new URL(serverUrl);
+    url.pathname = `/${reuse}`;
+    return { url: url.toString(), drop: () => Promise.resolve(), reused: true };
+  }
+  const scratch = await scratchDatabase(serverUrl, 'search');
+  if (process.env.BENCH_SEARCH_KEEP !== '1') return { ...scratch, reused: false };
+  const name = new URL(scratch.url).pathname.slice(1);
+  return {
+    url: scratch.url,
+    reused: false,
+    drop: () => {
+      log(`  kept ${name} (${tickets.toLocaleString('en')} tickets): ${tickets === 10_000 ? 'BENCH_SEARCH_DATABASE_10K' : 'BENCH_SEARCH_DATABASE_LARGE'}=${name} reuses it`);
+      return Promise.resolve();
+    },
+  };
+}
+
+async function migrateWithoutTimeout(url: string): Promise<void> {
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) }) });
+  try {
+    await migrateToLatest(db);
+  } finally {
+    await db.destroy();
+  }
+}
+
 async function measureAt(tickets: number, serverUrl: string | undefined, log: (text: string) => void): Promise<Map<string, Figures>> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ticketing-bench-search-'));
-  const scratch = serverUrl ? await scratchDatabase(serverUrl, 'search') : undefined;
+  const scratch = serverUrl ? await benchDatabase(serverUrl, tickets, log) : undefined;
   const env = benchEnv(dataDir, scratch?.url);
   const config = loadConfig(env);
   const store = openStore({ dataDir, databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize, timeouts: config.databaseTimeouts, search: config.search });
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   try {
+    // A kept database may predate a migration that rebuilds an index over its million tickets:
+    // minutes, past the store's statement timeout, so through a connection without one.
+    if (scratch?.reused) await migrateWithoutTimeout(scratch.url);
     await migrateToLatest(store.db);
-    // Another organization (as many tickets, up to 100,000), none of which the measured one can see.
-    const other = await createOrganization(store.db, 'Other organization');
-    const organizationId = await createOrganization(store.db, 'Bench organization');
+    let organizationId: string;
+    if (scratch?.reused) {
+      const found = await store.db.selectFrom('organizations').select('id').where('name', '=', BENCH_ORGANIZATION).executeTakeFirstOrThrow();
+      organizationId = found.id;
+      log(`  reusing ${new URL(scratch.url).pathname.slice(1)}`);
+    } else {
+      // Another organization (as many tickets, up to 100,000), none of which the measured one can see.
+      const other = await createOrganization(store.db, 'Other organization');
+      organizationId = await createOrganization(store.db, BENCH_ORGANIZATION);
+      const started = performance.now();
+      // PostgreSQL through the database itself (search-seed-postgres.ts): a million through Kysely
+      // takes about 40 minutes there.
+      const seedOne = scratch ? (_: unknown, org: string, counts: { tickets: number; customers: number }) => seedPostgresFast(scratch.url, org, counts) : seed;
+      await seedOne(store, other, { tickets: Math.min(tickets, 100_000), customers: 2_000 });
+      await seedOne(store, organizationId, { tickets, customers: 2_000 });
+      log(`  seeded ${tickets.toLocaleString('en')} tickets (and the other organization's) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    }
     const { key } = await createApiKey(store.db, { organizationId, role: 'admin', name: 'bench' });
-    const started = performance.now();
-    // PostgreSQL through the database itself (search-seed-postgres.ts): a million through Kysely
-    // takes about 40 minutes there.
-    const seedOne = scratch ? (_: unknown, org: string, counts: { tickets: number; customers: number }) => seedPostgresFast(scratch.url, org, counts) : seed;
-    await seedOne(store, other, { tickets: Math.min(tickets, 100_000), customers: 2_000 });
-    await seedOne(store, organizationId, { tickets, customers: 2_000 });
-    log(`  seeded ${tickets.toLocaleString('en')} tickets (and the other organization's) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     const rare = await store.db.selectFrom('customers').select('email').where('organization_id', '=', organizationId).orderBy('email').limit(1).offset(1000).executeTakeFirstOrThrow();
     app = await buildApp({ config, store, blobs: openBlobStore(config, store) });
     const base = await app.listen({ host: '127.0.0.1', port: 0 });

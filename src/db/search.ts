@@ -39,14 +39,18 @@ export interface TicketSearch {
    * The organization's tickets matching `term` through the index, ticket columns in scope as
    * `tickets`, and the expression their order newest first is read by (no sort when alone).
    */
-  indexedTickets(db: Executor, organizationId: string, term: SearchTerm, newest?: number): { query: TicketsQuery; newestFirst: RawBuilder<number> };
+  indexedTickets(db: Executor, organizationId: string, term: SearchTerm): { query: TicketsQuery; newestFirst: RawBuilder<number> };
   /**
-   * When set, a search first looks among the organization's newest this many tickets only
-   * (`indexedTickets`' `newest`), and reads every match only when those do not fill the page:
-   * where the index cannot yield matches newest first (PostgreSQL's GIN), a common term's page
-   * then costs that window, not its thousands of matches.
+   * When set, a search first reads the organization's tickets newest first (matching the other
+   * filters, from their index), tests each with `scanMatch`, and stops when `need` (offset +
+   * limit) match or after this many tickets; only when that does not fill the page does it read the index's
+   * matches (`indexedTickets`). Where the index cannot yield matches newest first (PostgreSQL's
+   * GIN), a common term's page then costs the page, not its thousands of matches, and the index
+   * is read only for terms that have few matches among the newest tickets.
    */
-  newestWindow?: number;
+  scanFirst?(need: number): number;
+  /** The text test of that scan: a condition on `tickets`, the customer's part read once. */
+  scanMatch?(term: SearchTerm, organizationId: string): Expression<SqlBool>;
   /** The ticket whose number the term names, in the same shape (SQLite: unioned with the matches). */
   numberedTicket?(db: Executor, organizationId: string, ticketNumber: number): { query: TicketsQuery; newestFirst: RawBuilder<number> };
   /** A condition on `tickets` true when the term occurs in the ticket's text, tested ticket by ticket. */
@@ -223,6 +227,15 @@ export const sqliteTicketSearch: TicketSearch = {
  */
 const hasTrigram = (term: string): boolean => /[\p{L}\p{N}]{3}/u.test(term);
 
+/**
+ * PostgreSQL: a search tests up to this many of the organization's newest tickets (matching the
+ * other filters) per ticket its page needs (offset + limit) before it reads the index's matches
+ * (TicketSearch.scanFirst), and at most SCAN_MAX_TICKETS: a term in one ticket of 50 fills its
+ * page from the scan (the bench's common term is in one of 33).
+ */
+export const SCAN_TICKETS_PER_MATCH = 50;
+export const SCAN_MAX_TICKETS = 25_000;
+
 /** Characters of a long term given to `ILIKE` (and so to the trigram index); the rest is rechecked by `strpos`. */
 const PG_PATTERN_CHARS = 24;
 
@@ -268,25 +281,16 @@ function pgTextTest(column: string, term: string): RawBuilder<SqlBool> {
  */
 export const postgresTicketSearch: TicketSearch = {
   indexes: hasTrigram,
-  newestWindow: 20_000,
-  indexedTickets(db, organizationId, term, newest) {
+  scanFirst: (need) => Math.min(SCAN_MAX_TICKETS, need * SCAN_TICKETS_PER_MATCH),
+  indexedTickets(db, organizationId, term) {
     // The term's keys, a constant the planner folds (the function is immutable) and the index's
     // condition: the same expression as tickets_search_keys_idx / customers_search_keys_idx.
     const keys = sql`ticket_search_term_keys(${organizationId}::text, ${term.text}::text)`;
-    // The window (newest tickets first): the ticket number is the index's second column, with the
-    // organization in its high bits, so the range is the caller's own numbers only.
-    const from = sql`(select o.ticket_counter from organizations o where o.id = ${organizationId}) - ${newest ?? 0}`;
-    const recent = (column: string) => (newest === undefined ? sql`` : sql` and ${sql.raw(column)} > ${from}`);
-    const recentKey =
-      newest === undefined
-        ? sql``
-        : sql` and ticket_search_number_key(organization_id, ticket_number) > ticket_search_number_key(${organizationId}::text, ${from})
-          and ticket_search_number_key(organization_id, ticket_number) <= ticket_search_number_key(${organizationId}::text, 2147483647)`;
     const matches = sql<{ seq: number }>`select seq from tickets where organization_id = ${organizationId}
-        and ticket_search_keys(organization_id, subject, description) @> ${keys}${recentKey}
+        and ticket_search_keys(organization_id, subject, description) @> ${keys}
         and (${pgTextTest('subject', term.text)} or ${pgTextTest('description', term.text)})
       union select t.seq from customers c
-        join tickets t on t.organization_id = c.organization_id and t.customer_id = c.id${recent('t.ticket_number')}
+        join tickets t on t.organization_id = c.organization_id and t.customer_id = c.id
         where c.organization_id = ${organizationId} and ticket_search_keys(c.organization_id, c.name, c.email) @> ${keys}
           and (${pgTextTest('c.name', term.text)} or ${pgTextTest('c.email', term.text)})`;
     const byNumber =
@@ -296,8 +300,21 @@ export const postgresTicketSearch: TicketSearch = {
     // The matches become one array (an InitPlan) and each ticket is fetched by its primary key.
     // Joined as a relation instead, a common term (thousands of matches) makes the planner read
     // the organization's tickets whole into a hash join: a table scan that grows with the table.
-    const query = db.selectFrom('tickets').where(sql<SqlBool>`tickets.seq = any(array(${matches}${byNumber}))`);
+    // `offset 0` keeps the other filters outside: given them, the planner walked a filter's index
+    // (every high-priority ticket of the organization) testing each against the array.
+    const byKey = db.selectFrom('tickets').selectAll().where(sql<SqlBool>`tickets.seq = any(array(${matches}${byNumber}))`).offset(0);
+    const query = db.selectFrom(byKey.as('tickets')) as unknown as TicketsQuery;
     return { query, newestFirst: sql<number>`tickets.ticket_number` };
+  },
+  scanMatch(term, organizationId) {
+    // The organization's customers whose name or email holds the term, found once through their
+    // index (a hashed subplan), so each ticket costs its own two texts and one hash probe.
+    const keys = sql`ticket_search_term_keys(${organizationId}::text, ${term.text}::text)`;
+    const byNumber = term.ticketNumber === null ? sql`` : sql` or tickets.ticket_number = ${term.ticketNumber}`;
+    return sql<SqlBool>`(${pgTextTest('tickets.subject', term.text)} or ${pgTextTest('tickets.description', term.text)}
+      or tickets.customer_id in (select c.id from customers c where c.organization_id = ${organizationId}
+        and ticket_search_keys(c.organization_id, c.name, c.email) @> ${keys}
+        and (${pgTextTest('c.name', term.text)} or ${pgTextTest('c.email', term.text)}))${byNumber})`;
   },
   textMatch(term, organizationId) {
     // The customer test names the organization as a value, so that a plan that reads the matching

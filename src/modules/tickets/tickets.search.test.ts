@@ -177,6 +177,26 @@ describe('search', () => {
     expect(await search(sentence.repeat(3), '', other.adminKey)).toEqual(['thrice-foreign']);
   });
 
+  it('matches a term of several words wherever its first and last words are parts of longer ones, across any separator and case', async () => {
+    // PostgreSQL looks up the pairs of the term's inner words (migration 0017): never its first
+    // or last word, which may continue in the text; words are runs of letters and digits.
+    await create('pairs', {
+      subject: 'Re: Invoice #1042 — overcharged twice',
+      description: 'Naïve café-au-lait order; 12 x delivery',
+      customer_name: 'Jean-Luc Picard',
+      customer_email: 'jean.luc.picard@enterprise.example',
+    });
+    expect(await search('e: INVOICE #1042 — overcharged tw')).toEqual(['pairs']);
+    expect(await search('naïve café-au-lait ord')).toEqual(['pairs']);
+    expect(await search('NAÏVE CAFÉ-AU-LAIT ORDER; 12 X DELIVERY')).toEqual(['pairs']);
+    expect(await search('n.luc.picard@enterp')).toEqual(['pairs']);
+    expect(await search('- Jean-Luc Pic')).toEqual([]);
+    expect(await search('Jean-Luc Pic')).toEqual(['pairs']);
+    // The same words with another separator, or across two fields, are not the substring.
+    expect(await search('invoice 1042 — overcharged')).toEqual([]);
+    expect(await search('overcharged twice Naïve café')).toEqual([]);
+  });
+
   it('rejects an empty or over-long term with 422', async () => {
     for (const term of ['', 'x'.repeat(501)]) {
       const res = await t.request({ method: 'GET', url: `/v1/tickets?search=${term}`, key: org.adminKey });

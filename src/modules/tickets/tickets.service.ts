@@ -325,12 +325,6 @@ export async function listTickets(deps: TicketDeps, organizationId: string, quer
   try {
     const rows = await store.searches.run(organizationId, async (read, deadline) => {
       const search = { ...filters, search: { text, ticketNumber: ticketNumberOf(text), deadline } };
-      const window = store.search.indexes(text) ? store.search.newestWindow : undefined;
-      if (window !== undefined) {
-        // Matches rank newest first, so a page filled from the newest tickets is the page.
-        const recent = await read(listTicketsQuery(store.db, store.search, organizationId, search, page, window).compile());
-        if (recent.length === page.limit) return recent;
-      }
       const found = await read(listTicketsQuery(store.db, store.search, organizationId, search, page).compile());
       // A term no index answers looked through a window of the newest tickets only: a short page
       // is the whole answer only if nothing lies beyond the window.
