@@ -7,8 +7,10 @@
  * A batch starts on `setImmediate` after the first submission of an idle queue, so every request
  * that arrived in the same turn of the event loop joins it (on SQLite a whole transaction runs
  * without yielding to I/O, so without this no request would ever wait for another); then, while
- * it is being written, newcomers queue for the next. At most one batch is written at a time, of
- * at most `maxBatch` items.
+ * it is being written, newcomers queue for the next. At most `concurrency` batches are written at
+ * a time (default one), each of at most `maxBatch` items. With two, the next batch is already on
+ * its way to the store while one commits: where the store serializes batches anyway (a lock they
+ * all take), it then finds the next one waiting instead of idling for a round trip.
  */
 export type Outcome<R> = { ok: true; value: R } | { ok: false; error: unknown };
 
@@ -29,13 +31,14 @@ interface Pending<I, R> {
 
 export class GroupCommit<I, R> {
   private queue: Array<Pending<I, R>> = [];
-  private running = false;
+  private running = 0;
   private scheduled = false;
   readonly stats: GroupCommitStats = { batches: 0, items: 0, largest: 0 };
 
   constructor(
     private readonly write: (items: I[]) => Promise<Array<Outcome<R>>>,
     private readonly maxBatch = 64,
+    private readonly concurrency = 1,
   ) {}
 
   submit(item: I): Promise<R> {
@@ -46,7 +49,7 @@ export class GroupCommit<I, R> {
   }
 
   private schedule(): void {
-    if (this.running || this.scheduled || this.queue.length === 0) return;
+    if (this.running >= this.concurrency || this.scheduled || this.queue.length === 0) return;
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
@@ -55,8 +58,8 @@ export class GroupCommit<I, R> {
   }
 
   private async next(): Promise<void> {
-    if (this.running || this.queue.length === 0) return;
-    this.running = true;
+    if (this.running >= this.concurrency || this.queue.length === 0) return;
+    this.running++;
     const batch = this.queue.splice(0, this.maxBatch);
     this.stats.batches++;
     this.stats.items += batch.length;
@@ -72,7 +75,7 @@ export class GroupCommit<I, R> {
     } catch (error) {
       for (const p of batch) p.reject(error);
     } finally {
-      this.running = false;
+      this.running--;
       this.schedule();
     }
   }
