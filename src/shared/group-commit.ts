@@ -33,12 +33,15 @@ export class GroupCommit<I, R> {
   private queue: Array<Pending<I, R>> = [];
   private running = 0;
   private scheduled = false;
-  readonly stats: GroupCommitStats = { batches: 0, items: 0, largest: 0 };
 
   constructor(
     private readonly write: (items: I[]) => Promise<Array<Outcome<R>>>,
     private readonly maxBatch = 64,
     private readonly concurrency = 1,
+    /** Counted here; several queues may share one. */
+    readonly stats: GroupCommitStats = { batches: 0, items: 0, largest: 0 },
+    /** Called when the queue has nothing left to write (its owner may then let it go). */
+    private readonly onIdle?: () => void,
   ) {}
 
   submit(item: I): Promise<R> {
@@ -77,6 +80,7 @@ export class GroupCommit<I, R> {
     } finally {
       this.running--;
       this.schedule();
+      if (this.running === 0 && !this.scheduled) this.onIdle?.();
     }
   }
 }

@@ -94,24 +94,39 @@ interface CreateRequest {
   actor: Actor;
 }
 
-/** Creates waiting to be committed together, one queue per store (per process). */
-const creators = new WeakMap<Kysely<Database>, GroupCommit<CreateRequest, Ticket>>();
+/**
+ * Creates waiting to be committed together (per process): on SQLite one queue per store (one
+ * writer at a time anyway), on PostgreSQL one per organization, so that an organization whose
+ * counter is held (a long transaction, another process's group) holds up no other's creates.
+ * A queue goes when it has nothing left to write; the stats are the store's.
+ */
+const creators = new WeakMap<Kysely<Database>, { stats: GroupCommitStats; queues: Map<string, GroupCommit<CreateRequest, Ticket>> }>();
 
 /** Creates of this store batch up to this many per transaction. */
 const MAX_CREATES_PER_COMMIT = 64;
 
 /**
- * Groups written at once. SQLite writes one transaction at a time anyway. On PostgreSQL a group is
- * one statement: with two under way, the next is already waiting on the organization's counter
- * when the one holding it commits, so the lock passes on without a round trip to this process.
+ * Groups of a queue written at once. SQLite writes one transaction at a time anyway. On
+ * PostgreSQL a group is one statement: with two under way, the next is already waiting on the
+ * organization's counter when the one holding it commits, so the lock passes on without a round
+ * trip to this process, and this process prepares and answers one group while the other is in
+ * the database.
  */
 const CONCURRENT_COMMITS = { sqlite: 1, postgres: 2 } as const;
 
-function creatorOf(deps: TicketDeps): GroupCommit<CreateRequest, Ticket> {
-  let creator = creators.get(deps.store.db);
+function creatorOf(deps: TicketDeps, organizationId: string): GroupCommit<CreateRequest, Ticket> {
+  let store = creators.get(deps.store.db);
+  if (!store) {
+    store = { stats: { batches: 0, items: 0, largest: 0 }, queues: new Map() };
+    creators.set(deps.store.db, store);
+  }
+  const { stats, queues } = store;
+  const key = deps.store.dialect === 'sqlite' ? '' : organizationId;
+  let creator = queues.get(key);
   if (!creator) {
-    creator = new GroupCommit((requests) => createTickets(deps, requests), MAX_CREATES_PER_COMMIT, Number(process.env.XCONC ?? CONCURRENT_COMMITS[deps.store.dialect]));
-    creators.set(deps.store.db, creator);
+    const concurrency = Number(process.env.XCONC ?? CONCURRENT_COMMITS[deps.store.dialect]);
+    creator = new GroupCommit((requests) => createTickets(deps, requests), MAX_CREATES_PER_COMMIT, concurrency, stats, () => queues.delete(key));
+    queues.set(key, creator);
   }
   return creator;
 }
@@ -128,7 +143,7 @@ export function createCommitStats(store: Store): GroupCommitStats | undefined {
  */
 export async function createTicket(deps: TicketDeps, organizationId: string, body: CreateTicketBody, actor: Actor): Promise<Ticket> {
   await checkAssignees(deps.store.db, organizationId, body);
-  return creatorOf(deps).submit({ organizationId, body, actor });
+  return creatorOf(deps, organizationId).submit({ organizationId, body, actor });
 }
 
 /**
