@@ -7,10 +7,8 @@
  * A batch starts on `setImmediate` after the first submission of an idle queue, so every request
  * that arrived in the same turn of the event loop joins it (on SQLite a whole transaction runs
  * without yielding to I/O, so without this no request would ever wait for another); then, while
- * it is being written, newcomers queue for the next. At most `concurrency` batches are written at
- * a time (default one), each of at most `maxBatch` items. With two, the next batch is already on
- * its way to the store while one commits: where the store serializes batches anyway (a lock they
- * all take), it then finds the next one waiting instead of idling for a round trip.
+ * it is being written, newcomers queue for the next. At most one batch is written at a time, of
+ * at most `maxBatch` items.
  */
 export type Outcome<R> = { ok: true; value: R } | { ok: false; error: unknown };
 
@@ -31,13 +29,12 @@ interface Pending<I, R> {
 
 export class GroupCommit<I, R> {
   private queue: Array<Pending<I, R>> = [];
-  private running = 0;
+  private running = false;
   private scheduled = false;
 
   constructor(
     private readonly write: (items: I[]) => Promise<Array<Outcome<R>>>,
     private readonly maxBatch = 64,
-    private readonly concurrency = 1,
     /** Counted here; several queues may share one. */
     readonly stats: GroupCommitStats = { batches: 0, items: 0, largest: 0 },
     /** Called when the queue has nothing left to write (its owner may then let it go). */
@@ -52,7 +49,7 @@ export class GroupCommit<I, R> {
   }
 
   private schedule(): void {
-    if (this.running >= this.concurrency || this.scheduled || this.queue.length === 0) return;
+    if (this.running || this.scheduled || this.queue.length === 0) return;
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
@@ -61,8 +58,8 @@ export class GroupCommit<I, R> {
   }
 
   private async next(): Promise<void> {
-    if (this.running >= this.concurrency || this.queue.length === 0) return;
-    this.running++;
+    if (this.running || this.queue.length === 0) return;
+    this.running = true;
     const batch = this.queue.splice(0, this.maxBatch);
     this.stats.batches++;
     this.stats.items += batch.length;
@@ -78,9 +75,9 @@ export class GroupCommit<I, R> {
     } catch (error) {
       for (const p of batch) p.reject(error);
     } finally {
-      this.running--;
+      this.running = false;
       this.schedule();
-      if (this.running === 0 && !this.scheduled) this.onIdle?.();
+      if (!this.scheduled) this.onIdle?.();
     }
   }
 }

@@ -114,9 +114,9 @@ export interface TicketGroup {
 export async function insertTicketGroup(db: Executor, group: TicketGroup): Promise<{ first: number; customerIds: string[] }> {
   const { organizationId: org, tickets, events, customers } = group;
   const texts = (values: Array<string | null | undefined>) => sql`cast(${values.map((v) => v ?? null)} as text[])`;
-  const ticketColumns = sql.join(GROUP_TICKET_COLUMNS.map((c) => texts(tickets.map((t) => t.row[c] as string | null | undefined))));
+  const ticketColumns = sql.join(GROUP_TICKET_COLUMNS.map((c) => texts(tickets.map((t) => t.row[c]))));
   const ticketNames = sql.join(GROUP_TICKET_COLUMNS.map((c) => sql.ref(c)));
-  const eventColumns = sql.join(GROUP_EVENT_COLUMNS.map((c) => texts(events.map((e) => e.row[c] as string | null | undefined))));
+  const eventColumns = sql.join(GROUP_EVENT_COLUMNS.map((c) => texts(events.map((e) => e.row[c]))));
   const eventNames = sql.join(GROUP_EVENT_COLUMNS.map((c) => sql.ref(c)));
   const picked = (prefix: string, names: readonly string[]) => sql.join(names.map((c) => sql.ref(`${prefix}.${c}`)));
   const emails = texts(customers.map((c) => c.email_normalized));

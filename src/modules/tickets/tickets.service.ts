@@ -105,15 +105,6 @@ const creators = new WeakMap<Kysely<Database>, { stats: GroupCommitStats; queues
 /** Creates of this store batch up to this many per transaction. */
 const MAX_CREATES_PER_COMMIT = 64;
 
-/**
- * Groups of a queue written at once. SQLite writes one transaction at a time anyway. On
- * PostgreSQL a group is one statement: with two under way, the next is already waiting on the
- * organization's counter when the one holding it commits, so the lock passes on without a round
- * trip to this process, and this process prepares and answers one group while the other is in
- * the database.
- */
-const CONCURRENT_COMMITS = { sqlite: 1, postgres: 2 } as const;
-
 function creatorOf(deps: TicketDeps, organizationId: string): GroupCommit<CreateRequest, Ticket> {
   let store = creators.get(deps.store.db);
   if (!store) {
@@ -124,9 +115,11 @@ function creatorOf(deps: TicketDeps, organizationId: string): GroupCommit<Create
   const key = deps.store.dialect === 'sqlite' ? '' : organizationId;
   let creator = queues.get(key);
   if (!creator) {
-    const concurrency = Number(process.env.XCONC ?? CONCURRENT_COMMITS[deps.store.dialect]);
-    creator = new GroupCommit((requests) => createTickets(deps, requests), MAX_CREATES_PER_COMMIT, concurrency, stats, () => queues.delete(key));
-    queues.set(key, creator);
+    const queue: GroupCommit<CreateRequest, Ticket> = new GroupCommit((requests) => createTickets(deps, requests), MAX_CREATES_PER_COMMIT, stats, () => {
+      if (queues.get(key) === queue) queues.delete(key);
+    });
+    queues.set(key, queue);
+    creator = queue;
   }
   return creator;
 }
