@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Insertable, type SelectQueryBuilder, type Updateable } from 'kysely';
+import { sql, type Insertable, type RawBuilder, type SelectQueryBuilder, type Updateable } from 'kysely';
 import { KEY_COLUMNS, type KeyColumns } from '../../auth/api-keys.repository.js';
 import { preparedQuery } from '../../db/prepared.js';
 import { UNINDEXED_TERM_WINDOW, type SearchTerm, type TicketSearch } from '../../db/search.js';
@@ -112,41 +112,79 @@ export interface TicketGroup {
  * one by one.
  */
 export async function insertTicketGroup(db: Executor, group: TicketGroup): Promise<{ first: number; customerIds: string[] }> {
-  const { organizationId: org, tickets, events, customers } = group;
-  const texts = (values: Array<string | null | undefined>) => sql`cast(${values.map((v) => v ?? null)} as text[])`;
-  const ticketColumns = sql.join(GROUP_TICKET_COLUMNS.map((c) => texts(tickets.map((t) => t.row[c]))));
+  const { tickets, events, customers } = group;
+  const texts = (values: Array<string | null | undefined>) => values.map((v) => v ?? null);
+  const referenced = (column: 'assigned_user_id' | 'assigned_team_id') =>
+    [...new Set(tickets.map((t) => t.row[column]).filter((id): id is string => typeof id === 'string'))];
+  const rows = await insertTicketGroupQuery(
+    db,
+    group.organizationId,
+    group.now,
+    tickets.length,
+    referenced('assigned_user_id'),
+    referenced('assigned_team_id'),
+    texts(customers.map((c) => c.id)),
+    texts(customers.map((c) => c.name)),
+    texts(customers.map((c) => c.email)),
+    texts(customers.map((c) => c.email_normalized)),
+    ...GROUP_TICKET_COLUMNS.map((c) => texts(tickets.map((t) => t.row[c]))),
+    texts(tickets.map((t) => t.customerEmail)),
+    ...GROUP_EVENT_COLUMNS.map((c) => texts(events.map((e) => e.row[c]))),
+    events.map((e) => (e.ticket === undefined ? null : e.ticket + 1)),
+    texts(events.map((e) => e.customer)),
+  );
+  const row = rows[0];
+  if (!row || row.customer_ids.length !== tickets.length) throw new Error('The tickets were not numbered and inserted');
+  return { first: Number(row.base) + 1, customerIds: row.customer_ids };
+}
+
+// A named statement (db/prepared.ts): the same text for every group, whatever its size (the rows
+// are array parameters), so it is parsed and planned once per connection, not once per group
+// (measured on a loaded machine: parse 0.5 ms and plan 0.8 ms, a fifth of the statement's time).
+const insertTicketGroupQuery = preparedQuery((db: Executor, ...args: unknown[]) => {
+  let at = 0;
+  const next = () => args[at++];
+  const [org, now, count, users, teams] = [next(), next(), next(), next(), next()];
+  const texts = (value: unknown) => sql`cast(${value} as text[])`;
+  const [customerIds, customerNames, customerEmails, emails] = [next(), next(), next(), next()].map(texts) as [RawBuilder<unknown>, RawBuilder<unknown>, RawBuilder<unknown>, RawBuilder<unknown>];
+  const ticketColumns = sql.join(GROUP_TICKET_COLUMNS.map(() => texts(next())));
+  const ticketCustomers = texts(next());
+  const eventColumns = sql.join(GROUP_EVENT_COLUMNS.map(() => texts(next())));
+  const eventTickets = sql`cast(${next()} as bigint[])`;
+  const eventCustomers = texts(next());
   const ticketNames = sql.join(GROUP_TICKET_COLUMNS.map((c) => sql.ref(c)));
-  const eventColumns = sql.join(GROUP_EVENT_COLUMNS.map((c) => texts(events.map((e) => e.row[c]))));
   const eventNames = sql.join(GROUP_EVENT_COLUMNS.map((c) => sql.ref(c)));
   const picked = (prefix: string, names: readonly string[]) => sql.join(names.map((c) => sql.ref(`${prefix}.${c}`)));
-  const emails = texts(customers.map((c) => c.email_normalized));
-  const referenced = (column: 'assigned_user_id' | 'assigned_team_id') =>
-    texts([...new Set(tickets.map((t) => t.row[column]).filter((id): id is string => typeof id === 'string'))]);
+  // The stand-ins are letters and digits only: literals, so the text stays the same for the process.
+  const number = sql.lit(NUMBER_MARK);
+  const quotedNumber = sql.lit(`"${NUMBER_MARK}"`);
+  const quotedCustomer = sql.lit(`"${CUSTOMER_MARK}"`);
   // The rows the tickets refer to are locked (key share) before the counters: a foreign key is
   // checked only at the statement's end, after the feed's counter is taken, where waiting for a
   // transaction that deletes a referenced row (and then wants the feed's counter) is a deadlock.
-  const result = await sql<{ base: string | number; customer_ids: string[]; events: string | number }>`with found as (
+  return {
+    compile: () =>
+      sql<{ base: string | number; customer_ids: string[] }>`with found as (
       select id, email_normalized from customers where organization_id = ${org} and email_normalized = any(${emails}) for key share
     ), users as (
-      select id from users where organization_id = ${org} and id = any(${referenced('assigned_user_id')}) for key share
+      select id from users where organization_id = ${org} and id = any(${texts(users)}) for key share
     ), teams as (
-      select id from teams where organization_id = ${org} and id = any(${referenced('assigned_team_id')}) for key share
+      select id from teams where organization_id = ${org} and id = any(${texts(teams)}) for key share
     ), created as (
       insert into customers (id, organization_id, name, email, email_normalized, has_premium_support, is_vip, created_at, updated_at)
-      select c.id, ${org}, c.name, c.email, c.email_normalized, 0, 0, ${group.now}, ${group.now}
-      from unnest(${texts(customers.map((c) => c.id))}, ${texts(customers.map((c) => c.name))}, ${texts(customers.map((c) => c.email))}, ${emails})
-        as c(id, name, email, email_normalized)
+      select c.id, ${org}, c.name, c.email, c.email_normalized, 0, 0, ${now}, ${now}
+      from unnest(${customerIds}, ${customerNames}, ${customerEmails}, ${emails}) as c(id, name, email, email_normalized)
       where not exists (select from found f where f.email_normalized = c.email_normalized)
       order by c.email_normalized
       on conflict (organization_id, email_normalized) do nothing
       returning id, email_normalized
     ), n as (
-      update organizations set ticket_counter = ticket_counter + ${tickets.length}
+      update organizations set ticket_counter = ticket_counter + cast(${count} as integer)
       where id = ${org} and (select count(*) from created) + (select count(*) from users) + (select count(*) from teams) >= 0
-      returning ticket_counter - ${tickets.length} as base
+      returning ticket_counter - cast(${count} as integer) as base
     ), numbered as (
       select r.*, n.base + r.k as ticket_number, coalesce(f.id, c.id) as customer_id
-      from n cross join unnest(${ticketColumns}, ${texts(tickets.map((t) => t.customerEmail))}) with ordinality as r(${ticketNames}, customer_email, k)
+      from n cross join unnest(${ticketColumns}, ${ticketCustomers}) with ordinality as r(${ticketNames}, customer_email, k)
         left join found f on f.email_normalized = r.customer_email
         left join created c on c.email_normalized = r.customer_email
     ), inserted as (
@@ -156,11 +194,10 @@ export async function insertTicketGroup(db: Executor, group: TicketGroup): Promi
     ), e as (
       select ${picked('v', GROUP_EVENT_COLUMNS.filter((c) => c !== 'data'))},
         case when t.k is null then v.data
-          else replace(replace(replace(v.data, ${`"${NUMBER_MARK}"`}, t.ticket_number::text), ${NUMBER_MARK}, t.ticket_number::text),
-            ${`"${CUSTOMER_MARK}"`}, to_json(t.customer_id)::text) end as data,
+          else replace(replace(replace(v.data, ${quotedNumber}, t.ticket_number::text), ${number}, t.ticket_number::text),
+            ${quotedCustomer}, to_json(t.customer_id)::text) end as data,
         row_number() over (order by v.ord) as nth
-      from unnest(${eventColumns}, cast(${events.map((e) => (e.ticket === undefined ? null : e.ticket + 1))} as bigint[]), ${texts(events.map((e) => e.customer))})
-          with ordinality as v(${eventNames}, ticket_k, customer_id, ord)
+      from unnest(${eventColumns}, ${eventTickets}, ${eventCustomers}) with ordinality as v(${eventNames}, ticket_k, customer_id, ord)
         left join numbered t on t.k = v.ticket_k
       where v.customer_id is null or v.customer_id in (select id from created)
     ), taken as (
@@ -174,11 +211,9 @@ export async function insertTicketGroup(db: Executor, group: TicketGroup): Promi
       returning 1
     )
     select n.base, array(select customer_id from inserted order by ticket_number) as customer_ids, (select count(*) from appended) as events
-    from n`.execute(db);
-  const row = result.rows[0];
-  if (!row || row.customer_ids.length !== tickets.length) throw new Error('The tickets were not numbered and inserted');
-  return { first: Number(row.base) + 1, customerIds: row.customer_ids };
-}
+    from n`.compile(db),
+  };
+});
 
 // The get-by-id read: compiled once (and a named statement on PostgreSQL), it runs on every GET.
 const findTicketQuery = preparedQuery((db: Executor, organizationId: string, id: string) =>
