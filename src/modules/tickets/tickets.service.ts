@@ -140,8 +140,9 @@ export async function createTicket(deps: TicketDeps, organizationId: string, bod
 }
 
 /**
- * Writes a group of creates. SQLite: one transaction for the group. PostgreSQL: one statement per
- * organization of the group (insertTicketGroup), the organizations' at once.
+ * Writes a group of creates. SQLite: one transaction for the group (of any organizations).
+ * PostgreSQL: one statement (insertTicketGroup) for the group, which is of one organization (its
+ * queue's).
  */
 async function createTickets(deps: TicketDeps, requests: CreateRequest[]): Promise<Array<Outcome<Ticket>>> {
   if (deps.store.dialect === 'sqlite') {
@@ -151,20 +152,10 @@ async function createTickets(deps: TicketDeps, requests: CreateRequest[]): Promi
       return tickets;
     });
   }
-  const byOrganization = new Map<string, number[]>();
-  requests.forEach((request, i) => byOrganization.set(request.organizationId, [...(byOrganization.get(request.organizationId) ?? []), i]));
-  const outcomes = new Array<Outcome<Ticket>>(requests.length);
-  await Promise.all(
-    [...byOrganization.entries()].map(async ([organizationId, indexes]) => {
-      const own = indexes.map((i) => requests[i]!);
-      // Even a group of one is written again alone: the statement fails where the several
-      // statements of a single create can still succeed (a customer created meanwhile by another
-      // transaction, which a later statement sees).
-      const results = await orOneByOne(deps, own, true, () => writeTicketGroup(deps.store.db, organizationId, own));
-      indexes.forEach((i, j) => (outcomes[i] = results[j]!));
-    }),
-  );
-  return outcomes;
+  // Even a group of one is written again alone if it fails: the statement fails where the several
+  // statements of a single create can still succeed (a customer created meanwhile by another
+  // transaction, which a later statement sees).
+  return orOneByOne(deps, requests, true, () => writeTicketGroup(deps.store.db, requests));
 }
 
 /**
@@ -200,7 +191,9 @@ async function orOneByOne(
  * (insertTicketGroup). Each create gets its own ticket number, its own events (`customer.created`
  * for the first create of a new customer, `ticket.created`) with its own actor, and its own answer.
  */
-async function writeTicketGroup(db: Kysely<Database>, organizationId: string, requests: CreateRequest[]): Promise<Ticket[]> {
+async function writeTicketGroup(db: Kysely<Database>, requests: CreateRequest[]): Promise<Ticket[]> {
+  const organizationId = requests[0]!.organizationId;
+  if (requests.some((request) => request.organizationId !== organizationId)) throw new Error('A group of creates on PostgreSQL is of one organization');
   const now = nowIso();
   const customers = new Map<string, ReturnType<typeof newCustomerRow>>();
   const events: TicketGroup['events'] = [];
