@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { createApiKey } from '../src/auth/api-keys.service.js';
 import { loadConfig } from '../src/config.js';
@@ -61,13 +62,27 @@ async function main(): Promise<void> {
       durationSeconds: seconds, creates, createConnections: 12, createsOnly: true,
     };
     for (let round = 1; round <= rounds; round++) {
+      // CPU time per create, a figure the other work on a shared machine disturbs far less than
+      // the rate: this process's (it serves the one-process run), and on a PostgreSQL server on
+      // this machine, its backends' for this database (both runs, when there are three processes).
+      const cpuBefore = process.cpuUsage();
+      const serverBefore = scratch ? await backendCpuMicros(scratch.url) : undefined;
       const output = await runClient(input);
+      const cpu = process.cpuUsage(cpuBefore);
+      const serverCpu = serverBefore && scratch ? cpuSince(serverBefore, await backendCpuMicros(scratch.url)) : Number.NaN;
       for (const c of output.creates) {
         process.stdout.write(
           `creates/s ${scratch ? 'PostgreSQL' : 'SQLite'}, ${c.name}, round ${round}: ${c.requestsPerSecond.toFixed(0)} ` +
             `(p50 ${c.latencyP50} ms, p99 ${c.latencyP99} ms, non-2xx ${c.non2xx}, errors ${c.errors})\n`,
         );
       }
+      const one = output.creates[0]!;
+      const all = output.creates.reduce((sum, c) => sum + c.succeeded, 0);
+      process.stdout.write(
+        `  CPU per create: serving process ${((cpu.user + cpu.system) / Math.max(1, one.succeeded)).toFixed(0)} us (one-process run)` +
+          (scratch ? `, PostgreSQL backends ${Number.isNaN(serverCpu) ? 'n/a' : `${(serverCpu / Math.max(1, all)).toFixed(0)} us (all runs)`}` : '') +
+          `; load average ${loadavg()[0]!.toFixed(2)}\n`,
+      );
       const stats = createCommitStats(store);
       if (stats) process.stdout.write(`  one process's group commits so far: ${stats.items} creates in ${stats.batches} transactions (largest ${stats.largest})\n`);
     }
@@ -79,6 +94,36 @@ async function main(): Promise<void> {
     await scratch?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** CPU time so far of each PostgreSQL backend connected to the database `url` names, by pid (Linux /proc; empty elsewhere). */
+async function backendCpuMicros(url: string): Promise<Map<number, number>> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+    const times = new Map<number, number>();
+    for (const { pid } of rows) {
+      try {
+        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+        // utime and stime, fields 14 and 15 of stat(5), in clock ticks (100 a second on Linux).
+        times.set(pid, ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / 100);
+      } catch {
+        return new Map();
+      }
+    }
+    return times;
+  } finally {
+    await client.end();
+  }
+}
+
+/** CPU used between two readings; a backend new in the second counts whole; NaN without readings. */
+function cpuSince(before: Map<number, number>, after: Map<number, number>): number {
+  if (after.size === 0) return Number.NaN;
+  let total = 0;
+  for (const [pid, micros] of after) total += micros - (before.get(pid) ?? 0);
+  return total;
 }
 
 main().catch((error: unknown) => {

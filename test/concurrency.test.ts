@@ -145,6 +145,54 @@ describe('creates committed together (group commit)', () => {
   });
 });
 
+describe('creates of one organization waiting for its counter', () => {
+  /** Settles with the value, or with 'still waiting' after `ms`. */
+  const within = <T>(promise: Promise<T>, ms: number): Promise<T | 'still waiting'> =>
+    Promise.race([promise, new Promise<'still waiting'>((resolve) => setTimeout(() => resolve('still waiting'), ms))]);
+
+  // PostgreSQL only: SQLite has one writer for the whole store, so there every create waits.
+  it.skipIf(process.env.TEST_STORE !== 'postgres')('hold up no create of another organization, in their group or the next', async () => {
+    const [held, free] = await Promise.all([t.newOrg('Held'), t.newOrg('Free')]);
+    // Another transaction holds the held organization's counter: its creates wait for it.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holder = t.store.db.transaction().execute(async (trx) => {
+      await sql`select 1 from organizations where id = ${held.id} for update`.execute(trx);
+      locked();
+      await released;
+    });
+    await isLocked;
+    const create = (org: { adminKey: string }, i: number) => t.request({ method: 'POST', url: '/v1/tickets', key: org.adminKey, body: body(i) });
+    let waiting: Array<ReturnType<typeof create>> = [];
+    try {
+      waiting = [create(held, 1)];
+      // Until that create's group waits on the lock, then more of both at once (a group of both, or the next groups).
+      for (let i = 0; ; i++) {
+        const rows = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+          where datname = current_database() and wait_event_type = 'Lock'`.execute(t.store.db);
+        if (rows.rows[0]!.n > 0) break;
+        if (i > 200) throw new Error('the create never waited for the lock');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      waiting.push(create(held, 2));
+      const others = await within(Promise.all([create(free, 3), create(free, 4)]), 5_000);
+      expect(others).not.toBe('still waiting');
+      if (others === 'still waiting') return;
+      expect(others.map((r) => r.statusCode)).toEqual([201, 201]);
+      expectOneToN(others.map((r) => r.json<{ ticket_number: number }>().ticket_number), 2);
+      expect(await within(Promise.all(waiting), 100)).toBe('still waiting');
+    } finally {
+      release();
+      await holder;
+    }
+    const done = await Promise.all(waiting);
+    expect(done.map((r) => r.statusCode)).toEqual([201, 201]);
+    expectOneToN(done.map((r) => r.json<{ ticket_number: number }>().ticket_number), 2);
+  });
+});
+
 describe('a record deleted while a request that names it runs', () => {
   it('creates and assignments naming an agent deleted at the same moment get 201/200 or a clear 4xx, never a 500', async () => {
     const org = await t.newOrg('Deleted agent');

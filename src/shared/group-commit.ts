@@ -31,11 +31,14 @@ export class GroupCommit<I, R> {
   private queue: Array<Pending<I, R>> = [];
   private running = false;
   private scheduled = false;
-  readonly stats: GroupCommitStats = { batches: 0, items: 0, largest: 0 };
 
   constructor(
     private readonly write: (items: I[]) => Promise<Array<Outcome<R>>>,
     private readonly maxBatch = 64,
+    /** Counted here; several queues may share one. */
+    readonly stats: GroupCommitStats = { batches: 0, items: 0, largest: 0 },
+    /** Called when the queue has nothing left to write (its owner may then let it go). */
+    private readonly onIdle?: () => void,
   ) {}
 
   submit(item: I): Promise<R> {
@@ -74,6 +77,7 @@ export class GroupCommit<I, R> {
     } finally {
       this.running = false;
       this.schedule();
+      if (!this.scheduled) this.onIdle?.();
     }
   }
 }

@@ -73,6 +73,39 @@ export function changesBetween(before: object, after: object, ignore: readonly s
   return Object.keys(changes).length > 0 ? changes : null;
 }
 
+function stampOf(organizationId: string, actor: Actor, occurredAt: string): EventStamp {
+  return {
+    organizationId,
+    actorType: actor.type,
+    actorId: actor.type === 'api_key' ? actor.apiKeyId : actor.type === 'customer' ? actor.customerId : null,
+    actorUserId: actor.type === 'api_key' ? actor.userId : null,
+    occurredAt,
+  };
+}
+
+/**
+ * An event as the row that stores it, without its position (given when it is appended). For a
+ * statement that writes a change and its events at once (tickets.repository.ts
+ * `insertTicketGroup`); a transaction's events otherwise go through its EventLog.
+ */
+export function eventRowOf(organizationId: string, actor: Actor, event: NewEvent): UnpositionedEventRow {
+  const occurredAt = event.occurredAt ?? nowIso();
+  const stamp = stampOf(organizationId, actor, occurredAt);
+  return {
+    id: randomUUID(),
+    organization_id: organizationId,
+    type: event.type,
+    occurred_at: occurredAt,
+    actor_type: stamp.actorType,
+    actor_id: stamp.actorId,
+    actor_user_id: stamp.actorUserId,
+    resource_type: event.resourceType,
+    resource_id: event.resourceId,
+    ticket_id: event.ticketId ?? null,
+    data: JSON.stringify({ object: event.object, changes: event.changes ?? null }),
+  };
+}
+
 /** The events of one transaction of one organization, written when it is sealed. */
 export class EventLog {
   private readonly pending: NewEvent[] = [];
@@ -102,14 +135,7 @@ export class EventLog {
   }
 
   stamp(occurredAt: string): EventStamp {
-    const actor = this.actor;
-    return {
-      organizationId: this.organizationId,
-      actorType: actor.type,
-      actorId: actor.type === 'api_key' ? actor.apiKeyId : actor.type === 'customer' ? actor.customerId : null,
-      actorUserId: actor.type === 'api_key' ? actor.userId : null,
-      occurredAt,
-    };
+    return stampOf(this.organizationId, this.actor, occurredAt);
   }
 
   /**
@@ -143,23 +169,7 @@ export class EventLog {
     if (this.sealed) throw new Error('The event log of this transaction is sealed already');
     this.sealed = true;
     // Built before the positions are taken: nothing but the append runs under the lock.
-    return this.pending.map((event) => {
-      const occurredAt = event.occurredAt ?? nowIso();
-      const stamp = this.stamp(occurredAt);
-      return {
-        id: randomUUID(),
-        organization_id: this.organizationId,
-        type: event.type,
-        occurred_at: occurredAt,
-        actor_type: stamp.actorType,
-        actor_id: stamp.actorId,
-        actor_user_id: stamp.actorUserId,
-        resource_type: event.resourceType,
-        resource_id: event.resourceId,
-        ticket_id: event.ticketId ?? null,
-        data: JSON.stringify({ object: event.object, changes: event.changes ?? null }),
-      };
-    });
+    return this.pending.map((event) => eventRowOf(this.organizationId, this.actor, event));
   }
 
   /** Events written by set-based SQL (addSelected), which only `seal` can position. */

@@ -15,7 +15,7 @@ import type { BlobStore } from '../../storage/blob-store.js';
 import { attachmentIdsOfTickets } from '../attachments/attachments.repository.js';
 import { findCustomerByEmail, findCustomersByNormalizedEmails, insertCustomerUnlessExists, normalizeEmail } from '../customers/customers.repository.js';
 import { presentNewCustomer } from '../customers/customers.service.js';
-import { announceCommitted, appendEventLogs, changesBetween, eventLogOf, withEvents, type Actor, type EventLog } from '../events/events.log.js';
+import { announceCommitted, appendEventLogs, changesBetween, eventLogOf, eventRowOf, withEvents, type Actor, type EventLog } from '../events/events.log.js';
 import { takeNextTicketNumber, takeTicketNumbers } from '../organizations/organizations.repository.js';
 import { teamExists } from '../teams/teams.repository.js';
 import { userExists } from '../users/users.repository.js';
@@ -26,12 +26,14 @@ import {
   findTicket,
   findTicketForUpdate,
   insertTicket,
-  insertNumberedTickets,
+  insertTicketGroup,
   insertTickets,
   listTickets as listTicketRows,
   listTicketsQuery,
   updateTicket as updateTicketRow,
+  withGroupPlaceholders,
   type TicketColumns,
+  type TicketGroup,
   type TicketFilters,
 } from './tickets.repository.js';
 
@@ -92,17 +94,32 @@ interface CreateRequest {
   actor: Actor;
 }
 
-/** Creates waiting to be committed together, one queue per store (per process). */
-const creators = new WeakMap<Kysely<Database>, GroupCommit<CreateRequest, Ticket>>();
+/**
+ * Creates waiting to be committed together (per process): on SQLite one queue per store (one
+ * writer at a time anyway), on PostgreSQL one per organization, so that an organization whose
+ * counter is held (a long transaction, another process's group) holds up no other's creates.
+ * A queue goes when it has nothing left to write; the stats are the store's.
+ */
+const creators = new WeakMap<Kysely<Database>, { stats: GroupCommitStats; queues: Map<string, GroupCommit<CreateRequest, Ticket>> }>();
 
 /** Creates of this store batch up to this many per transaction. */
 const MAX_CREATES_PER_COMMIT = 64;
 
-function creatorOf(deps: TicketDeps): GroupCommit<CreateRequest, Ticket> {
-  let creator = creators.get(deps.store.db);
+function creatorOf(deps: TicketDeps, organizationId: string): GroupCommit<CreateRequest, Ticket> {
+  let store = creators.get(deps.store.db);
+  if (!store) {
+    store = { stats: { batches: 0, items: 0, largest: 0 }, queues: new Map() };
+    creators.set(deps.store.db, store);
+  }
+  const { stats, queues } = store;
+  const key = deps.store.dialect === 'sqlite' ? '' : organizationId;
+  let creator = queues.get(key);
   if (!creator) {
-    creator = new GroupCommit((requests) => createTickets(deps, requests), MAX_CREATES_PER_COMMIT);
-    creators.set(deps.store.db, creator);
+    const queue: GroupCommit<CreateRequest, Ticket> = new GroupCommit((requests) => createTickets(deps, requests), MAX_CREATES_PER_COMMIT, stats, () => {
+      if (queues.get(key) === queue) queues.delete(key);
+    });
+    queues.set(key, queue);
+    creator = queue;
   }
   return creator;
 }
@@ -119,22 +136,45 @@ export function createCommitStats(store: Store): GroupCommitStats | undefined {
  */
 export async function createTicket(deps: TicketDeps, organizationId: string, body: CreateTicketBody, actor: Actor): Promise<Ticket> {
   await checkAssignees(deps.store.db, organizationId, body);
-  return creatorOf(deps).submit({ organizationId, body, actor });
+  return creatorOf(deps, organizationId).submit({ organizationId, body, actor });
 }
 
 /**
- * Writes a group of creates in one transaction. If anything fails, the whole group rolls back
- * (numbers, customers and events with it, so no number is lost) and each create is written again
- * in a transaction of its own: only the one that fails by itself fails. A store that cannot serve
- * right now fails the group without a retry.
+ * Writes a group of creates. SQLite: one transaction for the group (of any organizations).
+ * PostgreSQL: one statement (insertTicketGroup) for the group, which is of one organization (its
+ * queue's).
  */
 async function createTickets(deps: TicketDeps, requests: CreateRequest[]): Promise<Array<Outcome<Ticket>>> {
+  if (deps.store.dialect === 'sqlite') {
+    return orOneByOne(deps, requests, false, async () => {
+      const { tickets, organizations } = await deps.store.db.transaction().execute((trx) => writeTickets(trx, requests));
+      for (const organizationId of organizations) announceCommitted(organizationId);
+      return tickets;
+    });
+  }
+  // Even a group of one is written again alone if it fails: the statement fails where the several
+  // statements of a single create can still succeed (a customer created meanwhile by another
+  // transaction, which a later statement sees).
+  return orOneByOne(deps, requests, true, () => writeTicketGroup(deps.store.db, requests));
+}
+
+/**
+ * The outcome of each create of a group that `write` writes at once. If that fails, nothing of
+ * it was written (numbers, customers and events roll back with it, so no number is lost) and each
+ * create is written again in a transaction of its own: only the one that fails by itself fails.
+ * A store that cannot serve right now fails the group without a retry, and so does a group of one
+ * unless `retryOne`.
+ */
+async function orOneByOne(
+  deps: TicketDeps,
+  requests: CreateRequest[],
+  retryOne: boolean,
+  write: () => Promise<Ticket[]>,
+): Promise<Array<Outcome<Ticket>>> {
   try {
-    const { tickets, organizations } = await deps.store.db.transaction().execute((trx) => writeTickets(deps.store.dialect, trx, requests));
-    for (const organizationId of organizations) announceCommitted(organizationId);
-    return tickets.map((value) => ({ ok: true, value }));
+    return (await write()).map((value) => ({ ok: true, value }));
   } catch (error) {
-    if (requests.length === 1 || isStoreUnavailable(error)) return requests.map(() => ({ ok: false, error }));
+    if ((requests.length === 1 && !retryOne) || isStoreUnavailable(error)) return requests.map(() => ({ ok: false, error }));
     return Promise.all(
       requests.map((request) =>
         createTicketAlone(deps, request).then(
@@ -147,15 +187,43 @@ async function createTickets(deps: TicketDeps, requests: CreateRequest[]): Promi
 }
 
 /**
- * The group's statements, a fixed few whatever its size: per organization one counter update for
- * all its numbers, one lookup of its customers (and an insert per new one), one insert of all the
- * tickets, one append of all the events.
+ * PostgreSQL: the creates of one organization in one statement, a transaction by itself
+ * (insertTicketGroup). Each create gets its own ticket number, its own events (`customer.created`
+ * for the first create of a new customer, `ticket.created`) with its own actor, and its own answer.
  */
-async function writeTickets(
-  dialect: Store['dialect'],
-  trx: Transaction<Database>,
-  requests: CreateRequest[],
-): Promise<{ tickets: Ticket[]; organizations: string[] }> {
+async function writeTicketGroup(db: Kysely<Database>, requests: CreateRequest[]): Promise<Ticket[]> {
+  const organizationId = requests[0]!.organizationId;
+  if (requests.some((request) => request.organizationId !== organizationId)) throw new Error('A group of creates on PostgreSQL is of one organization');
+  const now = nowIso();
+  const customers = new Map<string, ReturnType<typeof newCustomerRow>>();
+  const events: TicketGroup['events'] = [];
+  const tickets = requests.map((request, i) => {
+    const email = normalizeEmail(request.body.customer_email);
+    if (!customers.has(email)) {
+      const customer = newCustomerRow(organizationId, request.body, now);
+      customers.set(email, customer);
+      const event = { type: 'customer.created', resourceType: 'customer', resourceId: customer.id, object: presentNewCustomer(customer), occurredAt: now } as const;
+      events.push({ row: eventRowOf(organizationId, request.actor, event), customer: customer.id });
+    }
+    // Number and customer to come: the event's JSON has stand-ins the statement fills in.
+    const row = newTicketRow(organizationId, 0, '', request.body, now);
+    const object = withGroupPlaceholders(presentTicket(row));
+    const event = { type: 'ticket.created', resourceType: 'ticket', resourceId: row.id, ticketId: row.id, object, occurredAt: now } as const;
+    events.push({ row: eventRowOf(organizationId, request.actor, event), ticket: i });
+    return { row, customerEmail: email };
+  });
+  const { first, customerIds } = await insertTicketGroup(db, { organizationId, now, customers: [...customers.values()], tickets, events });
+  announceCommitted(organizationId);
+  // The rows as written are the tickets: no need to read them back.
+  return tickets.map(({ row }, i) => presentTicket({ ...row, ticket_number: first + i, customer_id: customerIds[i]! }));
+}
+
+/**
+ * SQLite: the group's statements in one transaction, a fixed few whatever its size: per
+ * organization one counter update for all its numbers, one lookup of its customers (and an insert
+ * per new one), one insert of all the tickets, one append of all the events.
+ */
+async function writeTickets(trx: Transaction<Database>, requests: CreateRequest[]): Promise<{ tickets: Ticket[]; organizations: string[] }> {
   const now = nowIso();
   const logs = requests.map((request) => eventLogOf(trx, request.organizationId, request.actor));
   const counts = new Map<string, number>();
@@ -163,31 +231,19 @@ async function writeTickets(
   // In the order of the organizations' ids, so that two groups lock the counters in the same order.
   const organizations = [...counts.keys()].sort();
   const next = new Map<string, number>();
-  if (dialect === 'sqlite') {
-    // As for a single create (createTicketAlone): the write first, which takes the write lock at
-    // once, then the customers, then the tickets with the numbers taken.
-    for (const organizationId of organizations) {
-      const count = counts.get(organizationId)!;
-      next.set(organizationId, (await takeTicketNumbers(trx, organizationId, count)) - count + 1);
-    }
+  // As for a single create (createTicketAlone): the write first, which takes the write lock at
+  // once, then the customers, then the tickets with the numbers taken.
+  for (const organizationId of organizations) {
+    const count = counts.get(organizationId)!;
+    next.set(organizationId, (await takeTicketNumbers(trx, organizationId, count)) - count + 1);
   }
   const customerIds = await findOrCreateCustomers(trx, requests, logs, now);
   const rows = requests.map((request, i) => newTicketRow(request.organizationId, 0, customerIds[i]!, request.body, now));
-  if (dialect === 'sqlite') {
-    for (const row of rows) {
-      row.ticket_number = next.get(row.organization_id)!;
-      next.set(row.organization_id, row.ticket_number + 1);
-    }
-    await insertTickets(trx, rows);
-  } else {
-    // The numbers last, taken and used by one statement per organization: the organization's row
-    // lock then covers that statement, the events' and the commit.
-    for (const organizationId of organizations) {
-      const own = rows.filter((row) => row.organization_id === organizationId);
-      const first = await insertNumberedTickets(trx, organizationId, own);
-      own.forEach((row, i) => (row.ticket_number = first + i));
-    }
+  for (const row of rows) {
+    row.ticket_number = next.get(row.organization_id)!;
+    next.set(row.organization_id, row.ticket_number + 1);
   }
+  await insertTickets(trx, rows);
   // The rows as written are the tickets: no need to read them back.
   const tickets = rows.map((row, i) => {
     const ticket = presentTicket(row);
