@@ -136,10 +136,14 @@ export async function deleteZeroTotals(db: Executor, organizationIds: string[]):
 }
 
 /** Drops hour buckets older than the horizons (no dashboard reads them again). */
-export async function pruneTotals(db: Executor, before: { cr: string; rs: string; du: string }): Promise<void> {
+export async function pruneTotals(db: Executor, before: { cr: string; rs: string; du: string; day: string }): Promise<void> {
   for (const kind of ['cr', 'rs', 'du'] as const) {
     await db.deleteFrom('dashboard_totals').where('kind', '=', kind).where('a', '<', before[kind]).execute();
   }
+  // The resolution-time histogram (dashboard.counters.ts): its time bucket sits in a different place per kind.
+  await db.deleteFrom('dashboard_totals').where('kind', 'in', ['md', 'fd']).where('b', '<', before.day).execute();
+  await db.deleteFrom('dashboard_totals').where('kind', '=', 'mh').where('a', '<', before.rs).execute();
+  await db.deleteFrom('dashboard_totals').where('kind', '=', 'fh').where(sql<string>`substr(${sql.ref('a')}, 5)`, '<', before.rs).execute();
 }
 
 /** Only one compaction at a time across processes (PostgreSQL); false if another one holds it. */
@@ -152,41 +156,108 @@ export async function tryCompactionLock(db: Executor, dialect: DialectName): Pro
 const COMPACTION_LOCK = 7_011_011;
 
 /**
- * `resolved_at - created_at` in seconds. The one place the dialects differ: SQLite has no interval
- * type and counts in Julian days; PostgreSQL subtracts timestamps (the casts make it work whether
- * the columns are text or timestamptz).
+ * `resolved_at - created_at` in ms, exactly as tickets_org_resolved_day_ms_idx (migration 0015)
+ * holds it, so the index answers: the one place the dialects differ (SQLite counts in Julian days;
+ * PostgreSQL's ticket_resolution_ms subtracts timestamptz).
  */
-function resolutionSeconds(dialect: DialectName): RawBuilder<number | string> {
-  const resolved = sql.ref('resolved_at');
-  const created = sql.ref('created_at');
+function resolutionMs(dialect: DialectName): RawBuilder<number | string> {
   return dialect === 'sqlite'
-    ? sql<number>`(julianday(${resolved}) - julianday(${created})) * 86400.0`
-    : sql<string>`extract(epoch from (cast(${resolved} as timestamptz) - cast(${created} as timestamptz)))`;
+    ? sql<number>`cast(round((julianday(${sql.ref('resolved_at')}) - julianday(${sql.ref('created_at')})) * 86400000.0) as integer)`
+    : sql<string>`ticket_resolution_ms(${sql.ref('created_at')}, ${sql.ref('resolved_at')})`;
+}
+
+/** The resolved day as the index holds it. */
+const resolvedDay = sql<string>`substr(${sql.ref('resolved_at')}, 1, 10)`;
+
+/** Tickets resolved in [from, to): the edge hour of the 30-day window, from tickets_org_resolved_idx. */
+export function resolvedBetween(db: Executor, organizationId: string, from: string, to: string): Promise<{ created_at: string; resolved_at: string }[]> {
+  return db
+    .selectFrom('tickets')
+    .select([sql<string>`${sql.ref('created_at')}`.as('created_at'), sql<string>`${sql.ref('resolved_at')}`.as('resolved_at')])
+    .where('organization_id', '=', organizationId)
+    .where('resolved_at', '>=', from)
+    .where('resolved_at', '<', to)
+    .execute();
+}
+
+export interface BucketCount {
+  key: string;
+  n: DbCount;
 }
 
 /**
- * Resolution times (seconds) of the tickets resolved since `since`, in ascending order, from
- * position `offset` (0-based), at most `limit` of them. The median is one or two of these: the
- * window is read from its index and only its own rows are sorted, never the organization's.
+ * The resolution-time histogram's coarse buckets (dashboard.counters.ts) in a window's whole days
+ * after `day` and hours after `hour` up to `hoursEnd`: two primary-key ranges, at most (days +
+ * hours) x coarse buckets rows, however many tickets were resolved.
  */
-export async function resolutionSecondsAt(
+export function coarseCounts(db: Executor, organizationId: string, day: string, hour: string, hoursEnd: string): Promise<BucketCount[]> {
+  const days = db
+    .selectFrom('dashboard_totals')
+    .select(['a as key', (eb) => eb.fn.sum<DbCount>('n').as('n')])
+    .where('organization_id', '=', organizationId)
+    .where('kind', '=', 'md')
+    .where('b', '>', day)
+    .groupBy('a');
+  const hours = db
+    .selectFrom('dashboard_totals')
+    .select(['b as key', (eb) => eb.fn.sum<DbCount>('n').as('n')])
+    .where('organization_id', '=', organizationId)
+    .where('kind', '=', 'mh')
+    .where('a', '>', hour)
+    .where('a', '<', hoursEnd)
+    .groupBy('b');
+  return days.unionAll(hours).execute();
+}
+
+/** The fine buckets of one coarse bucket, in the same days and hours: two primary-key ranges. */
+export async function fineCounts(db: Executor, organizationId: string, coarse: string, day: string, hour: string, hoursEnd: string): Promise<BucketCount[]> {
+  const days = db
+    .selectFrom('dashboard_totals')
+    .select([sql<string>`substr(${sql.ref('a')}, 5)`.as('key'), (eb) => eb.fn.sum<DbCount>('n').as('n')])
+    .where('organization_id', '=', organizationId)
+    .where('kind', '=', 'fd')
+    .where('a', '>', `${coarse} `)
+    .where('a', '<', `${coarse}!`)
+    .where('b', '>', day)
+    .groupBy('a');
+  const hours = db
+    .selectFrom('dashboard_totals')
+    .select(['b as key', (eb) => eb.fn.sum<DbCount>('n').as('n')])
+    .where('organization_id', '=', organizationId)
+    .where('kind', '=', 'fh')
+    .where('a', '>', `${coarse} ${hour}`)
+    .where('a', '<', `${coarse} ${hoursEnd}`)
+    .groupBy('b');
+  return days.unionAll(hours).execute();
+}
+
+/**
+ * The resolution times (ms) in [lo, hi) of the tickets resolved since `since`, read from
+ * tickets_org_resolved_day_ms_idx one day at a time (`days`, the window's days up to today) plus
+ * any day after `lastDay` (resolved_at in the future): only the window's tickets of one fine bucket.
+ */
+export async function resolutionMsBetween(
   db: Executor,
   dialect: DialectName,
   organizationId: string,
   since: string,
-  offset: number,
-  limit: number,
+  days: string[],
+  lo: number,
+  hi: number,
 ): Promise<number[]> {
-  const rows = await db
+  const ms = resolutionMs(dialect);
+  const inBucket = db
     .selectFrom('tickets')
-    .select(resolutionSeconds(dialect).as('seconds'))
+    .select(ms.as('ms'))
     .where('organization_id', '=', organizationId)
-    .where('resolved_at', '>=', since)
-    .orderBy('seconds')
-    .limit(limit)
-    .offset(offset)
+    .where(ms, '>=', lo)
+    .where(ms, '<', hi)
+    .where('resolved_at', '>=', since);
+  const rows = await inBucket
+    .where(resolvedDay, 'in', days)
+    .unionAll(inBucket.where(resolvedDay, '>', days[days.length - 1]!))
     .execute();
-  return rows.map((r) => Number(r.seconds));
+  return rows.map((r) => Number(r.ms));
 }
 
 export function listTeamNames(db: Executor, organizationId: string): Promise<{ id: string; name: string }[]> {
