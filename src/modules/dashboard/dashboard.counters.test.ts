@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, type TestApp, type TestOrg } from '../../../test/helpers/test-app.js';
 import { compactDashboard, compactDashboardOnce, startDashboardCompaction } from './dashboard.compaction.js';
 import type { Dashboard } from './dashboard.schemas.js';
@@ -258,5 +258,71 @@ describe('dashboard counters', () => {
     await t.store.db.deleteFrom('organizations').where('id', '=', org.id).execute();
     await compactDashboard(t.store);
     expect(await t.store.db.selectFrom('dashboard_totals').select('n').where('organization_id', '=', org.id).execute()).toEqual([]);
+  });
+});
+
+describe("the median's histogram", () => {
+  /** Runs `body` with the clock at today's 05:30 UTC: the 30-day window then starts at 05:30, with hours of its first day after it. */
+  async function at0530<T>(body: () => Promise<T>): Promise<T> {
+    const today = new Date().toISOString().slice(0, 10);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date(`${today}T05:30:00.000Z`));
+    try {
+      return await body();
+    } finally {
+      vi.useRealTimers();
+    }
+  }
+
+  /** A resolved ticket, then given its timestamps through the store (as an import would). */
+  async function resolved(org: TestOrg, resolvedAt: number, seconds: number): Promise<string> {
+    const res = await t.request({ method: 'POST', url: '/v1/tickets', key: org.adminKey, body: { customer_name: 'Ada', customer_email: 'ada@example.com', subject: 'S', description: 'D' } });
+    const { id } = res.json<{ id: string }>();
+    await t.request({ method: 'PATCH', url: `/v1/tickets/${id}`, key: org.adminKey, body: { status: 'resolved' } });
+    await t.store.db
+      .updateTable('tickets')
+      .set({ created_at: new Date(resolvedAt - seconds * 1000).toISOString(), resolved_at: new Date(resolvedAt).toISOString() })
+      .where('id', '=', id)
+      .execute();
+    return id;
+  }
+
+  it('finds the exact median wherever it was resolved: whole days, the first day\'s hours, the edge hour', async () => {
+    await at0530(async () => {
+      const since = Date.now() - 30 * DAY;
+      // In the window: the edge hour, later hours of the first day, later days; outside: before it.
+      const inside = [10 * 60_000, 20 * 60_000, 1.5 * HOUR, 6 * HOUR, 18 * HOUR, 18.4 * HOUR, DAY, 3 * DAY, 29 * DAY, 30 * DAY - 1];
+      const outside = [-1, -10 * 60_000, -3 * HOUR, -DAY];
+      // Every ticket a different fine bucket of the same coarse ones, rotated so that each in turn is the median.
+      for (let turn = 0; turn < inside.length; turn += 3) {
+        const org = await t.newOrg(`Median ${turn}`);
+        for (const [i, offset] of inside.entries()) await resolved(org, since + offset, 1000 + ((i + turn) % inside.length) * 17.123);
+        for (const [i, offset] of outside.entries()) await resolved(org, since + offset, 1000 + i * 5.5);
+        await expectRecount(org);
+        await compactDashboard(t.store);
+        await expectRecount(org);
+        expect((await dashboard(org)).resolution_last_30_days.resolved).toBe(inside.length);
+      }
+    });
+  });
+
+  it('follows a resolution time changed within the hour', async () => {
+    await at0530(async () => {
+      const org = await t.newOrg('Median moved');
+      const id = await resolved(org, Date.now() - 2 * HOUR - 20 * 60_000, 600);
+      await resolved(org, Date.now() - DAY, 10);
+      await resolved(org, Date.now() - DAY, 20_000);
+      await compactDashboard(t.store);
+      await expectRecount(org);
+      // Resolved at 03:50 rather than 03:10 (created at 03:00): the same hour, 3,000 s rather than 600.
+      const row = await t.store.db.selectFrom('tickets').select(['resolved_at']).where('id', '=', id).executeTakeFirstOrThrow();
+      const resolvedAt = new Date(Date.parse(String(row.resolved_at)) + 2_400_000).toISOString();
+      expect(resolvedAt.slice(0, 13)).toBe(String(row.resolved_at).slice(0, 13));
+      await t.store.db.updateTable('tickets').set({ resolved_at: resolvedAt }).where('id', '=', id).execute();
+      await expectRecount(org);
+      await compactDashboard(t.store);
+      await expectRecount(org);
+      expect((await dashboard(org)).resolution_last_30_days.median_seconds).toBe(3000);
+    });
   });
 });
