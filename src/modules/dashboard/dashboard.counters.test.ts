@@ -82,10 +82,9 @@ async function recount(orgId: string, generatedAt: string): Promise<Omit<Dashboa
 }
 
 /** The exact median resolution time (s, to the ms) of the tickets resolved since `from`, by sorting them all. */
-function median(tickets: { created_at: unknown; resolved_at: unknown }[], from: string): number | null {
+function median(tickets: { created_at: string | Date; resolved_at: string | Date | null }[], from: string): number | null {
   const ms = tickets
-    .filter((x) => x.resolved_at !== null && String(x.resolved_at) >= from)
-    .map((x) => Date.parse(String(x.resolved_at)) - Date.parse(String(x.created_at)))
+    .flatMap((x) => (x.resolved_at !== null && String(x.resolved_at) >= from ? [Date.parse(String(x.resolved_at)) - Date.parse(String(x.created_at))] : []))
     .sort((a, b) => a - b);
   if (ms.length === 0) return null;
   const middle = Math.floor((ms.length - 1) / 2);
