@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, type TestApp, type TestOrg } from '../../../test/helpers/test-app.js';
+import { Migrator } from 'kysely';
+import { migrations } from '../../db/migrator.js';
 import { compactDashboard, compactDashboardOnce, startDashboardCompaction } from './dashboard.compaction.js';
 import type { Dashboard } from './dashboard.schemas.js';
 
@@ -323,5 +325,23 @@ describe("the median's histogram", () => {
       await expectRecount(org);
       expect((await dashboard(org)).resolution_last_30_days.median_seconds).toBe(3000);
     });
+  });
+
+  it('is backfilled by migration 0015 from the tickets, pending deltas counted once', async () => {
+    const org = await t.newOrg('Median migrated');
+    for (let i = 0; i < 6; i++) await resolved(org, Date.now() - i * 5 * DAY - 3 * HOUR, 100 + i * 999.5);
+    await compactDashboard(t.store);
+    await resolved(org, Date.now() - 2 * DAY, 50_000);
+    const migrator = new Migrator({ db: t.store.db, provider: { getMigrations: () => Promise.resolve(migrations) } });
+    const down = await migrator.migrateTo('0014_partition_postgres_search_by_organization');
+    expect(down.error).toBeUndefined();
+    // Changed while the histogram is gone: deltas pending across the migration.
+    await resolved(org, Date.now() - 10 * DAY, 7);
+    const up = await migrator.migrateToLatest();
+    expect(up.error).toBeUndefined();
+    expect(up.results?.map((r) => r.migrationName)).toEqual(['0015_add_resolution_time_histogram']);
+    await expectRecount(org);
+    await compactDashboard(t.store);
+    await expectRecount(org);
   });
 });
