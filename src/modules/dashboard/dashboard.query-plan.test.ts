@@ -70,14 +70,14 @@ const expected: [string, RegExp, string[], string][] = [
   ['overdue edge hour', /"due_date" </, ['SEARCH tickets USING COVERING INDEX tickets_open_org_due_idx (organization_id=? AND due_date>? AND due_date<?)'], 'tickets_open_org_due_idx'],
   ['created edge hour', /"created_at" </, ['SEARCH tickets USING COVERING INDEX tickets_org_created_idx (organization_id=? AND created_at>? AND created_at<?)'], 'tickets_org_created_idx'],
   ['resolved edge hour', /count\(\*\).*"resolved_at" </, ['SEARCH tickets USING COVERING INDEX tickets_org_resolved_idx (organization_id=? AND resolved_at>? AND resolved_at<?)'], 'tickets_org_resolved_idx'],
-  ['median: edge hour', /^select "created_at" as "created_at"/, ['SEARCH tickets USING COVERING INDEX tickets_org_resolved_idx (organization_id=? AND resolved_at>? AND resolved_at<?)'], 'tickets_org_resolved_idx'],
+  ['median: edge hour', /^select created_at, resolved_at from tickets/, ['SEARCH tickets USING COVERING INDEX tickets_org_resolved_idx (organization_id=? AND resolved_at>? AND resolved_at<?)'], 'tickets_org_resolved_idx'],
   [
     'median: coarse counts',
-    /^select "a" as "key"/,
+    /^select a as key/,
     ['SEARCH dashboard_totals USING PRIMARY KEY (organization_id=? AND kind=?)', 'SEARCH dashboard_totals USING PRIMARY KEY (organization_id=? AND kind=? AND a>? AND a<?)'],
     'dashboard_totals_pkey',
   ],
-  ['median: fine counts', /^select substr\("a", 5\)/, ['SEARCH dashboard_totals USING PRIMARY KEY (organization_id=? AND kind=? AND a>? AND a<?)'], 'dashboard_totals_pkey'],
+  ['median: fine counts', /^select substr\(a, 5\) as key/, ['SEARCH dashboard_totals USING PRIMARY KEY (organization_id=? AND kind=? AND a>? AND a<?)'], 'dashboard_totals_pkey'],
   [
     'median: one bucket',
     /julianday|ticket_resolution_ms/,

@@ -1,4 +1,4 @@
-import { sql, type RawBuilder } from 'kysely';
+import { CompiledQuery, sql, type RawBuilder } from 'kysely';
 import type { DialectName } from '../../db/dialect.js';
 import type { TicketsTable } from '../../db/types.js';
 import type { Executor } from '../../shared/executor.js';
@@ -155,29 +155,16 @@ export async function tryCompactionLock(db: Executor, dialect: DialectName): Pro
 /** An arbitrary constant naming the dashboard compaction's advisory lock. */
 const COMPACTION_LOCK = 7_011_011;
 
-/**
- * `resolved_at - created_at` in ms, exactly as tickets_org_resolved_day_ms_idx (migration 0015)
- * holds it, so the index answers: the one place the dialects differ (SQLite counts in Julian days;
- * PostgreSQL's ticket_resolution_ms subtracts timestamptz).
+/*
+ * The median's queries are written as SQL text: each runs on every dashboard, and building them
+ * with the query builder cost several times what SQLite takes to answer them.
  */
-function resolutionMs(dialect: DialectName): RawBuilder<number | string> {
-  return dialect === 'sqlite'
-    ? sql<number>`cast(round((julianday(${sql.ref('resolved_at')}) - julianday(${sql.ref('created_at')})) * 86400000.0) as integer)`
-    : sql<string>`ticket_resolution_ms(${sql.ref('created_at')}, ${sql.ref('resolved_at')})`;
-}
-
-/** The resolved day as the index holds it. */
-const resolvedDay = sql<string>`substr(${sql.ref('resolved_at')}, 1, 10)`;
 
 /** Tickets resolved in [from, to): the edge hour of the 30-day window, from tickets_org_resolved_idx. */
-export function resolvedBetween(db: Executor, organizationId: string, from: string, to: string): Promise<{ created_at: string; resolved_at: string }[]> {
-  return db
-    .selectFrom('tickets')
-    .select([sql<string>`${sql.ref('created_at')}`.as('created_at'), sql<string>`${sql.ref('resolved_at')}`.as('resolved_at')])
-    .where('organization_id', '=', organizationId)
-    .where('resolved_at', '>=', from)
-    .where('resolved_at', '<', to)
-    .execute();
+export async function resolvedBetween(db: Executor, organizationId: string, from: string, to: string): Promise<{ created_at: string; resolved_at: string }[]> {
+  const { rows } = await sql<{ created_at: string; resolved_at: string }>`select created_at, resolved_at from tickets
+    where organization_id = ${organizationId} and resolved_at >= ${from} and resolved_at < ${to}`.execute(db);
+  return rows;
 }
 
 export interface BucketCount {
@@ -190,45 +177,21 @@ export interface BucketCount {
  * after `day` and hours after `hour` up to `hoursEnd`: two primary-key ranges, at most (days +
  * hours) x coarse buckets rows, however many tickets were resolved.
  */
-export function coarseCounts(db: Executor, organizationId: string, day: string, hour: string, hoursEnd: string): Promise<BucketCount[]> {
-  const days = db
-    .selectFrom('dashboard_totals')
-    .select(['a as key', (eb) => eb.fn.sum<DbCount>('n').as('n')])
-    .where('organization_id', '=', organizationId)
-    .where('kind', '=', 'md')
-    .where('b', '>', day)
-    .groupBy('a');
-  const hours = db
-    .selectFrom('dashboard_totals')
-    .select(['b as key', (eb) => eb.fn.sum<DbCount>('n').as('n')])
-    .where('organization_id', '=', organizationId)
-    .where('kind', '=', 'mh')
-    .where('a', '>', hour)
-    .where('a', '<', hoursEnd)
-    .groupBy('b');
-  return days.unionAll(hours).execute();
+export async function coarseCounts(db: Executor, organizationId: string, day: string, hour: string, hoursEnd: string): Promise<BucketCount[]> {
+  const { rows } = await sql<BucketCount>`select a as key, sum(n) as n from dashboard_totals
+      where organization_id = ${organizationId} and kind = 'md' and b > ${day} group by a
+    union all select b as key, sum(n) as n from dashboard_totals
+      where organization_id = ${organizationId} and kind = 'mh' and a > ${hour} and a < ${hoursEnd} group by b`.execute(db);
+  return rows;
 }
 
 /** The fine buckets of one coarse bucket, in the same days and hours: two primary-key ranges. */
 export async function fineCounts(db: Executor, organizationId: string, coarse: string, day: string, hour: string, hoursEnd: string): Promise<BucketCount[]> {
-  const days = db
-    .selectFrom('dashboard_totals')
-    .select([sql<string>`substr(${sql.ref('a')}, 5)`.as('key'), (eb) => eb.fn.sum<DbCount>('n').as('n')])
-    .where('organization_id', '=', organizationId)
-    .where('kind', '=', 'fd')
-    .where('a', '>', `${coarse} `)
-    .where('a', '<', `${coarse}!`)
-    .where('b', '>', day)
-    .groupBy('a');
-  const hours = db
-    .selectFrom('dashboard_totals')
-    .select(['b as key', (eb) => eb.fn.sum<DbCount>('n').as('n')])
-    .where('organization_id', '=', organizationId)
-    .where('kind', '=', 'fh')
-    .where('a', '>', `${coarse} ${hour}`)
-    .where('a', '<', `${coarse} ${hoursEnd}`)
-    .groupBy('b');
-  return days.unionAll(hours).execute();
+  const { rows } = await sql<BucketCount>`select substr(a, 5) as key, sum(n) as n from dashboard_totals
+      where organization_id = ${organizationId} and kind = 'fd' and a > ${`${coarse} `} and a < ${`${coarse}!`} and b > ${day} group by a
+    union all select b as key, sum(n) as n from dashboard_totals
+      where organization_id = ${organizationId} and kind = 'fh' and a > ${`${coarse} ${hour}`} and a < ${`${coarse} ${hoursEnd}`} group by b`.execute(db);
+  return rows;
 }
 
 /**
@@ -247,14 +210,42 @@ export async function resolutionMsBetween(
   lo: number,
   hi: number,
 ): Promise<number[]> {
-  const ms = resolutionMs(dialect);
-  // SQLite's planner, with statistics, prefers tickets_org_resolved_idx (the whole window, or for
-  // `resolved_at is not null` every resolved ticket): held to the bucket's index by name.
-  const from = dialect === 'sqlite' ? sql`tickets indexed by tickets_org_resolved_day_ms_idx` : sql`tickets`;
-  const inBucket = (days: RawBuilder<unknown>) =>
-    sql`select ${ms} as ms, resolved_at from ${from} where organization_id = ${organizationId} and resolved_at is not null and ${days} and ${ms} >= ${lo} and ${ms} < ${hi}`;
-  const { rows } = await sql<{ ms: number | string; resolved_at: string }>`${inBucket(sql`${resolvedDay} in (${sql.join(days)})`)} union all ${inBucket(sql`${resolvedDay} > ${days[days.length - 1]!}`)}`.execute(db);
+  const { rows } = await db.executeQuery<{ ms: number | string; resolved_at: string }>(
+    CompiledQuery.raw(bucketQuery(dialect, days.length), [organizationId, lo, hi, ...days, organizationId, lo, hi, days[days.length - 1]!]),
+  );
   return rows.filter((r) => r.resolved_at >= since).map((r) => Number(r.ms));
+}
+
+/**
+ * `resolved_at - created_at` in ms, exactly as tickets_org_resolved_day_ms_idx (migration 0015)
+ * holds it, so the index answers: SQLite counts in Julian days, PostgreSQL's ticket_resolution_ms
+ * subtracts timestamptz.
+ */
+const RESOLUTION_MS = {
+  sqlite: 'cast(round((julianday(resolved_at) - julianday(created_at)) * 86400000.0) as integer)',
+  postgres: 'ticket_resolution_ms(created_at, resolved_at)',
+};
+
+const bucketQueries = new Map<string, string>();
+
+/**
+ * The text of resolutionMsBetween's query for `days` days (built once: it is long). SQLite's
+ * planner, with statistics, preferred tickets_org_resolved_idx (the whole window, or for
+ * `resolved_at is not null` every resolved ticket): the bucket's index is named.
+ */
+function bucketQuery(dialect: DialectName, days: number): string {
+  const key = `${dialect} ${days}`;
+  let text = bucketQueries.get(key);
+  if (text) return text;
+  let n = 0;
+  const p = () => (dialect === 'sqlite' ? '?' : `$${++n}`);
+  const ms = RESOLUTION_MS[dialect];
+  const from = dialect === 'sqlite' ? 'tickets indexed by tickets_org_resolved_day_ms_idx' : 'tickets';
+  const select = (day: () => string) =>
+    `select ${ms} as ms, resolved_at from ${from} where organization_id = ${p()} and resolved_at is not null and ${ms} >= ${p()} and ${ms} < ${p()} and ${day()}`;
+  text = `${select(() => `substr(resolved_at, 1, 10) in (${Array.from({ length: days }, p).join(', ')})`)} union all ${select(() => `substr(resolved_at, 1, 10) > ${p()}`)}`;
+  bucketQueries.set(key, text);
+  return text;
 }
 
 export function listTeamNames(db: Executor, organizationId: string): Promise<{ id: string; name: string }[]> {
