@@ -7,7 +7,8 @@ import { OPEN_STATUSES } from './dashboard.schemas.js';
 
 /*
  * Every dashboard query here reads one index range of one organization: the counters (migration
- * 0012) and, from tickets, only the edge hour of a time window (migration 0004);
+ * 0012, the resolution-time histogram of 0015) and, from tickets, only the edge hour of a time
+ * window (migration 0004) and the window's tickets of one resolution-time bucket (0015);
  * dashboard.query-plan.test.ts holds both stores to that. Time windows are compared as text:
  * stored timestamps are ISO 8601 UTC with milliseconds, which sort in time order.
  */
