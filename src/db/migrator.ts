@@ -13,6 +13,7 @@ import * as m0011 from './migrations/0011_add_updated_since_indexes.js';
 import * as m0012 from './migrations/0012_create_dashboard_counters.js';
 import * as m0013 from './migrations/0013_drop_dashboard_scan_indexes.js';
 import * as m0014 from './migrations/0014_partition_postgres_search_by_organization.js';
+import * as m0015 from './migrations/0015_add_resolution_time_histogram.js';
 import * as m0017 from './migrations/0017_add_word_pairs_to_postgres_search_keys.js';
 import type { Database } from './types.js';
 
@@ -30,6 +31,7 @@ export const migrations: Record<string, Migration> = {
   '0012_create_dashboard_counters': m0012,
   '0013_drop_dashboard_scan_indexes': m0013,
   '0014_partition_postgres_search_by_organization': m0014,
+  '0015_add_resolution_time_histogram': m0015,
   '0017_add_word_pairs_to_postgres_search_keys': m0017,
 };
 

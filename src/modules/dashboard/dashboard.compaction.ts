@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Store } from '../../db/store.js';
 import { logFailure } from '../../errors.js';
-import { foldDelta, horizons } from './dashboard.counters.js';
+import { foldDelta, horizons, pastHorizon } from './dashboard.counters.js';
 import { addToTotals, deleteZeroTotals, pruneTotals, takeDeltas, tryCompactionLock } from './dashboard.repository.js';
 
 /**
@@ -31,7 +31,7 @@ export async function compactDashboardOnce(store: Store, limit = COMPACTION_BATC
     const sums = new Map<string, { organization_id: string; kind: string; a: string; b: string; n: number }>();
     for (const delta of deltas) {
       foldDelta(delta, (kind, a, b, n) => {
-        if ((kind === 'cr' || kind === 'rs' || kind === 'du') && a < old[kind]) return;
+        if (pastHorizon(kind, a, b, old)) return;
         const key = `${delta.organization_id}\u0000${kind}\u0000${a}\u0000${b}`;
         const entry = sums.get(key);
         if (entry) entry.n += n;

@@ -1,4 +1,4 @@
-import { sql, type RawBuilder } from 'kysely';
+import { CompiledQuery, sql, type RawBuilder } from 'kysely';
 import type { DialectName } from '../../db/dialect.js';
 import type { TicketsTable } from '../../db/types.js';
 import type { Executor } from '../../shared/executor.js';
@@ -7,7 +7,8 @@ import { OPEN_STATUSES } from './dashboard.schemas.js';
 
 /*
  * Every dashboard query here reads one index range of one organization: the counters (migration
- * 0012) and, from tickets, only the edge hour of a time window (migration 0004);
+ * 0012, the resolution-time histogram of 0015) and, from tickets, only the edge hour of a time
+ * window (migration 0004) and the window's tickets of one resolution-time bucket (0015);
  * dashboard.query-plan.test.ts holds both stores to that. Time windows are compared as text:
  * stored timestamps are ISO 8601 UTC with milliseconds, which sort in time order.
  */
@@ -136,10 +137,14 @@ export async function deleteZeroTotals(db: Executor, organizationIds: string[]):
 }
 
 /** Drops hour buckets older than the horizons (no dashboard reads them again). */
-export async function pruneTotals(db: Executor, before: { cr: string; rs: string; du: string }): Promise<void> {
+export async function pruneTotals(db: Executor, before: { cr: string; rs: string; du: string; day: string }): Promise<void> {
   for (const kind of ['cr', 'rs', 'du'] as const) {
     await db.deleteFrom('dashboard_totals').where('kind', '=', kind).where('a', '<', before[kind]).execute();
   }
+  // The resolution-time histogram (dashboard.counters.ts): its time bucket sits in a different place per kind.
+  await db.deleteFrom('dashboard_totals').where('kind', 'in', ['md', 'fd']).where('b', '<', before.day).execute();
+  await db.deleteFrom('dashboard_totals').where('kind', '=', 'mh').where('a', '<', before.rs).execute();
+  await db.deleteFrom('dashboard_totals').where('kind', '=', 'fh').where(sql<string>`substr(${sql.ref('a')}, 5)`, '<', before.rs).execute();
 }
 
 /** Only one compaction at a time across processes (PostgreSQL); false if another one holds it. */
@@ -151,42 +156,97 @@ export async function tryCompactionLock(db: Executor, dialect: DialectName): Pro
 /** An arbitrary constant naming the dashboard compaction's advisory lock. */
 const COMPACTION_LOCK = 7_011_011;
 
-/**
- * `resolved_at - created_at` in seconds. The one place the dialects differ: SQLite has no interval
- * type and counts in Julian days; PostgreSQL subtracts timestamps (the casts make it work whether
- * the columns are text or timestamptz).
+/*
+ * The median's queries are written as SQL text: each runs on every dashboard, and building them
+ * with the query builder cost several times what SQLite takes to answer them.
  */
-function resolutionSeconds(dialect: DialectName): RawBuilder<number | string> {
-  const resolved = sql.ref('resolved_at');
-  const created = sql.ref('created_at');
-  return dialect === 'sqlite'
-    ? sql<number>`(julianday(${resolved}) - julianday(${created})) * 86400.0`
-    : sql<string>`extract(epoch from (cast(${resolved} as timestamptz) - cast(${created} as timestamptz)))`;
+
+/** Tickets resolved in [from, to): the edge hour of the 30-day window, from tickets_org_resolved_idx. */
+export async function resolvedBetween(db: Executor, organizationId: string, from: string, to: string): Promise<{ created_at: string; resolved_at: string }[]> {
+  const { rows } = await sql<{ created_at: string; resolved_at: string }>`select created_at, resolved_at from tickets
+    where organization_id = ${organizationId} and resolved_at >= ${from} and resolved_at < ${to}`.execute(db);
+  return rows;
+}
+
+export interface BucketCount {
+  key: string;
+  n: DbCount;
 }
 
 /**
- * Resolution times (seconds) of the tickets resolved since `since`, in ascending order, from
- * position `offset` (0-based), at most `limit` of them. The median is one or two of these: the
- * window is read from its index and only its own rows are sorted, never the organization's.
+ * The resolution-time histogram's coarse buckets (dashboard.counters.ts) in a window's whole days
+ * after `day` and hours after `hour` up to `hoursEnd`: two primary-key ranges, at most (days +
+ * hours) x coarse buckets rows, however many tickets were resolved.
  */
-export async function resolutionSecondsAt(
+export async function coarseCounts(db: Executor, organizationId: string, day: string, hour: string, hoursEnd: string): Promise<BucketCount[]> {
+  const { rows } = await sql<BucketCount>`select a as key, sum(n) as n from dashboard_totals
+      where organization_id = ${organizationId} and kind = 'md' and b > ${day} group by a
+    union all select b as key, sum(n) as n from dashboard_totals
+      where organization_id = ${organizationId} and kind = 'mh' and a > ${hour} and a < ${hoursEnd} group by b`.execute(db);
+  return rows;
+}
+
+/** The fine buckets of one coarse bucket, in the same days and hours: two primary-key ranges. */
+export async function fineCounts(db: Executor, organizationId: string, coarse: string, day: string, hour: string, hoursEnd: string): Promise<BucketCount[]> {
+  const { rows } = await sql<BucketCount>`select substr(a, 5) as key, sum(n) as n from dashboard_totals
+      where organization_id = ${organizationId} and kind = 'fd' and a > ${`${coarse} `} and a < ${`${coarse}!`} and b > ${day} group by a
+    union all select b as key, sum(n) as n from dashboard_totals
+      where organization_id = ${organizationId} and kind = 'fh' and a > ${`${coarse} ${hour}`} and a < ${`${coarse} ${hoursEnd}`} group by b`.execute(db);
+  return rows;
+}
+
+/**
+ * The resolution times (ms) in [lo, hi) of the tickets resolved since `since`, read from
+ * tickets_org_resolved_day_ms_idx one day at a time (`days`: the window's days up to today) plus
+ * any later day (a resolved_at in the future): only the window's tickets of one fine bucket. The
+ * window's first day is read whole and cut at `since` here: a bound on resolved_at in the query
+ * would tempt the planner into tickets_org_resolved_idx, the whole window.
+ */
+export async function resolutionMsBetween(
   db: Executor,
   dialect: DialectName,
   organizationId: string,
   since: string,
-  offset: number,
-  limit: number,
+  days: string[],
+  lo: number,
+  hi: number,
 ): Promise<number[]> {
-  const rows = await db
-    .selectFrom('tickets')
-    .select(resolutionSeconds(dialect).as('seconds'))
-    .where('organization_id', '=', organizationId)
-    .where('resolved_at', '>=', since)
-    .orderBy('seconds')
-    .limit(limit)
-    .offset(offset)
-    .execute();
-  return rows.map((r) => Number(r.seconds));
+  const { rows } = await db.executeQuery<{ ms: number | string; resolved_at: string }>(
+    CompiledQuery.raw(bucketQuery(dialect, days.length), [organizationId, lo, hi, ...days, organizationId, lo, hi, days[days.length - 1]!]),
+  );
+  return rows.filter((r) => r.resolved_at >= since).map((r) => Number(r.ms));
+}
+
+/**
+ * `resolved_at - created_at` in ms, exactly as tickets_org_resolved_day_ms_idx (migration 0015)
+ * holds it, so the index answers: SQLite counts in Julian days, PostgreSQL's ticket_resolution_ms
+ * subtracts timestamptz.
+ */
+const RESOLUTION_MS = {
+  sqlite: 'cast(round((julianday(resolved_at) - julianday(created_at)) * 86400000.0) as integer)',
+  postgres: 'ticket_resolution_ms(created_at, resolved_at)',
+};
+
+const bucketQueries = new Map<string, string>();
+
+/**
+ * The text of resolutionMsBetween's query for `days` days (built once: it is long). SQLite's
+ * planner, with statistics, preferred tickets_org_resolved_idx (the whole window, or for
+ * `resolved_at is not null` every resolved ticket): the bucket's index is named.
+ */
+function bucketQuery(dialect: DialectName, days: number): string {
+  const key = `${dialect} ${days}`;
+  let text = bucketQueries.get(key);
+  if (text) return text;
+  let n = 0;
+  const p = () => (dialect === 'sqlite' ? '?' : `$${++n}`);
+  const ms = RESOLUTION_MS[dialect];
+  const from = dialect === 'sqlite' ? 'tickets indexed by tickets_org_resolved_day_ms_idx' : 'tickets';
+  const select = (day: () => string) =>
+    `select ${ms} as ms, resolved_at from ${from} where organization_id = ${p()} and resolved_at is not null and ${ms} >= ${p()} and ${ms} < ${p()} and ${day()}`;
+  text = `${select(() => `substr(resolved_at, 1, 10) in (${Array.from({ length: days }, p).join(', ')})`)} union all ${select(() => `substr(resolved_at, 1, 10) > ${p()}`)}`;
+  bucketQueries.set(key, text);
+  return text;
 }
 
 export function listTeamNames(db: Executor, organizationId: string): Promise<{ id: string; name: string }[]> {

@@ -10,9 +10,9 @@ import {
   listTeamNames,
   readDeltas,
   readTotals,
-  resolutionSecondsAt,
   sumBucketsAfter,
 } from './dashboard.repository.js';
+import { resolutionMsAtRanks } from './dashboard.median.js';
 import { OPEN_STATUSES, type AgentLoad, type Dashboard, type PriorityCounts, type StatusCounts, type TeamLoad } from './dashboard.schemas.js';
 
 export interface DashboardDeps {
@@ -146,11 +146,14 @@ export async function getDashboard(deps: DashboardDeps, organizationId: string):
       const resolved7d = await resolved(since7d);
       const n = await resolved(since30d);
 
-      // The median of n sorted values: the middle one, or the mean of the middle two when n is even.
+      // The median of n sorted values: the middle one, or the mean of the middle two when n is even
+      // (in ms, from the resolution-time histogram: dashboard.median.ts).
       let median: number | null = null;
       if (n > 0) {
-        const middle = await resolutionSecondsAt(trx, dialect, organizationId, since30d, Math.floor((n - 1) / 2), 2 - (n % 2));
-        if (middle.length > 0) median = Math.round((middle.reduce((a, b) => a + b, 0) / middle.length) * 1000) / 1000;
+        const middle = Math.floor((n - 1) / 2);
+        const ranks = n % 2 ? [middle] : [middle, middle + 1];
+        const ms = await resolutionMsAtRanks(trx, dialect, organizationId, (kind) => counters.of(kind), since30d, generatedAt, ranks);
+        median = Math.round(ms.reduce((a, b) => a + b, 0) / ms.length) / 1000;
       }
 
       const teams: TeamLoad[] = (await listTeamNames(trx, organizationId))
