@@ -17,6 +17,16 @@ export type Pending = (kind: HistogramKind) => Iterable<{ a: string; b: string; 
 
 const DAY_MS = 86_400_000;
 
+/**
+ * The histogram disagrees with the tickets (it counts more than it finds, or fewer than the
+ * window's count). No known path produces it; were a process running code older than migration
+ * 0015 to compact after it, it would: the dashboard then sorts the window (getDashboard).
+ */
+export class HistogramMismatch extends Error {}
+
+/** How often getDashboard fell back to sorting the window: the tests require it to stay 0. */
+export const medianFallbacks = { count: 0 };
+
 /** The bucket holding the k-th (0-based) value, and how many values lie in the buckets before it. */
 function locate(counts: Map<string, number>, k: number): { key: string; below: number } {
   let below = 0;
@@ -25,7 +35,7 @@ function locate(counts: Map<string, number>, k: number): { key: string; below: n
     if (k < below + n) return { key, below };
     below += n;
   }
-  throw new Error(`dashboard median: rank ${k} is beyond the histogram (${below} values)`);
+  throw new HistogramMismatch(`dashboard median: rank ${k} is beyond the histogram (${below} values)`);
 }
 
 /**
@@ -89,7 +99,7 @@ export async function resolutionMsAtRanks(
     const f = locate(await fineOf(c.key), k - c.below);
     const list = await valuesOf(c.key, f.key);
     const value = list[k - c.below - f.below];
-    if (value === undefined) throw new Error(`dashboard median: bucket ${c.key} ${f.key} holds ${list.length} tickets, the histogram counts more`);
+    if (value === undefined) throw new HistogramMismatch(`dashboard median: bucket ${c.key} ${f.key} holds ${list.length} tickets, the histogram counts more`);
     result.push(value);
   }
   return result;

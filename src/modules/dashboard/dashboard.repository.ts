@@ -227,6 +227,18 @@ const RESOLUTION_MS = {
   postgres: 'ticket_resolution_ms(created_at, resolved_at)',
 };
 
+/**
+ * The resolution times (ms) of the tickets resolved since `since`, in ascending order, from
+ * position `offset`, at most `limit`: the window sorted whole. Only the median's fallback when
+ * its histogram disagrees with the tickets (dashboard.median.ts, HistogramMismatch), which no
+ * test or known path produces: the dashboard answers right, if slower, and the log says why.
+ */
+export async function resolutionMsSorted(db: Executor, dialect: DialectName, organizationId: string, since: string, offset: number, limit: number): Promise<number[]> {
+  const { rows } = await sql<{ ms: number | string }>`select ${sql.raw(RESOLUTION_MS[dialect])} as ms from tickets
+    where organization_id = ${organizationId} and resolved_at >= ${since} order by ms limit ${limit} offset ${offset}`.execute(db);
+  return rows.map((r) => Number(r.ms));
+}
+
 const bucketQueries = new Map<string, string>();
 
 /**

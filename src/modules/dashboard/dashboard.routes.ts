@@ -17,6 +17,6 @@ export async function dashboardRoutes(fastify: FastifyInstance, deps: AppDeps): 
       querystring: DashboardQuery,
       response: responses({ 200: Dashboard }),
     },
-    handler: (request) => dashboard.getDashboard(deps, authOf(request).organizationId),
+    handler: (request) => dashboard.getDashboard(deps, authOf(request).organizationId, request.log),
   });
 }
