@@ -41,9 +41,10 @@ function main(): void {
   const raw = new BetterSqlite3(join(dir, 'ticketing.sqlite'), { readonly: true, fileMustExist: true });
   raw.function('search_contains', { deterministic: false }, searchContains);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) });
-  const org = raw.prepare(`select id from organizations where name = 'Bench organization'`).get() as { id: string };
+  const org = raw.prepare('select id from organizations where name = ?').get(process.env.BENCH_ORGANIZATION ?? 'Bench organization') as { id: string };
   const { key } = raw.prepare('select key from ticket_search_organizations where organization_id = ?').get(org.id) as { key: number };
-  const [lo, hi] = [key * S, key * S + S];
+  // As integers (BigInt), as the statement computes them: a JavaScript number is bound as a REAL.
+  const [lo, hi] = [BigInt(key) * BigInt(S), BigInt(key) * BigInt(S) + BigInt(S)];
   const query = listTicketsQuery(db, sqliteTicketSearch, org.id, { search: { text, ticketNumber: null, deadline: Date.now() + 3_600_000 } }, { limit: 100, offset: 0 }).compile();
   const statement = raw.prepare(query.sql);
   const rows = statement.all(...query.parameters).length;
