@@ -97,9 +97,30 @@ async function migrateWithoutTimeout(url: string): Promise<void> {
   }
 }
 
-async function measureAt(tickets: number, serverUrl: string | undefined, log: (text: string) => void): Promise<Map<string, Figures>> {
+/**
+ * SQLite: the data directory of a store seeded by an earlier run and kept (BENCH_SEARCH_KEEP=1
+ * prints its path), named by BENCH_SEARCH_DATABASE_10K or BENCH_SEARCH_DATABASE_LARGE: measured
+ * without seeding (migrated to the latest first), and kept again. Seeding a million takes 5 minutes.
+ */
+function benchDataDir(tickets: number, log: (text: string) => void): { dataDir: string; reused: boolean; drop: () => void } {
+  const variable = tickets === 10_000 ? 'BENCH_SEARCH_DATABASE_10K' : 'BENCH_SEARCH_DATABASE_LARGE';
+  const reuse = process.env[variable];
+  if (reuse) return { dataDir: reuse, reused: true, drop: () => undefined };
   const dataDir = mkdtempSync(join(tmpdir(), 'ticketing-bench-search-'));
+  if (process.env.BENCH_SEARCH_KEEP === '1') {
+    return { dataDir, reused: false, drop: () => log(`  kept ${dataDir} (${tickets.toLocaleString('en')} tickets): ${variable}=${dataDir} reuses it`) };
+  }
+  return { dataDir, reused: false, drop: () => rmSync(dataDir, { recursive: true, force: true }) };
+}
+
+async function measureAt(tickets: number, serverUrl: string | undefined, log: (text: string) => void): Promise<Map<string, Figures>> {
   const scratch = serverUrl ? await benchDatabase(serverUrl, tickets, log) : undefined;
+  // PostgreSQL keeps its databases itself (benchDatabase); the data directory then holds no store.
+  const files = serverUrl
+    ? ((dir: string) => ({ dataDir: dir, reused: false, drop: () => rmSync(dir, { recursive: true, force: true }) }))(mkdtempSync(join(tmpdir(), 'ticketing-bench-search-')))
+    : benchDataDir(tickets, log);
+  const { dataDir } = files;
+  const reused = scratch?.reused ?? files.reused;
   const env = benchEnv(dataDir, scratch?.url);
   const config = loadConfig(env);
   const store = openStore({ dataDir, databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize, timeouts: config.databaseTimeouts, search: config.search });
@@ -111,10 +132,10 @@ async function measureAt(tickets: number, serverUrl: string | undefined, log: (t
     if (scratch?.reused) await migrateWithoutTimeout(scratch.url);
     await migrateToLatest(store.db);
     let organizationId: string;
-    if (scratch?.reused) {
+    if (reused) {
       const found = await store.db.selectFrom('organizations').select('id').where('name', '=', BENCH_ORGANIZATION).executeTakeFirstOrThrow();
       organizationId = found.id;
-      log(`  reusing ${new URL(scratch.url).pathname.slice(1)}`);
+      log(`  reusing ${scratch ? new URL(scratch.url).pathname.slice(1) : dataDir}`);
     } else {
       // Another organization (as many tickets, up to 100,000), none of which the measured one can see.
       const other = await createOrganization(store.db, 'Other organization');
@@ -152,7 +173,7 @@ async function measureAt(tickets: number, serverUrl: string | undefined, log: (t
     await app?.close();
     await store.close();
     await scratch?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
+    files.drop();
   }
 }
 
