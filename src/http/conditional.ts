@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { errors } from '../errors.js';
 import { isApiRoute } from '../shared/http-rules.js';
+import { addRouteHook, methodsOf } from '../shared/route-hooks.js';
 import { ErrorBody } from '../shared/schemas.js';
 
 /**
@@ -79,8 +80,6 @@ export function ifMatchOf(request: FastifyRequest): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-const methodsOf = (method: string | string[]) => (Array.isArray(method) ? method : [method]);
-
 /** The ETag of a single-record answer, as the OpenAPI document declares it. */
 export const ETagResponseHeader = Type.String({ description: 'The version of this representation: send it back in If-None-Match (GET) or If-Match (PATCH, DELETE)' });
 
@@ -96,7 +95,10 @@ export function registerConditionalRequests(app: FastifyInstance): void {
     const schema = route.schema ?? {};
     const response = schema.response as Record<string, unknown> | undefined;
     const methods = methodsOf(route.method);
-    const reads = methods.includes('GET') && isSingleResource(route.url, response);
+    const single = isSingleResource(route.url, response);
+    // The ETag hook is the route's own: GET (and its HEAD twin, which comes here as HEAD) and PATCH of one record.
+    if (single && (methods.includes('GET') || methods.includes('HEAD') || methods.includes('PATCH'))) addRouteHook(route, 'onSend', tagAnswer);
+    const reads = methods.includes('GET') && single;
     const writes = (methods.includes('PATCH') || methods.includes('DELETE')) && isApiRoute(route.url) && route.url.includes(':') && route.config?.ifMatch === true;
     if (!reads && !writes) return;
     const headers = (schema.headers ?? { type: 'object', properties: {} }) as { properties?: Record<string, unknown> };
@@ -107,34 +109,39 @@ export function registerConditionalRequests(app: FastifyInstance): void {
       response: writes ? { 412: ErrorBody, ...response } : { 304: NotModified, ...response },
     };
   });
+}
 
-  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload) => {
-    if (reply.statusCode !== 200 || typeof payload !== 'string') return payload;
-    const method = request.method;
-    if (method !== 'GET' && method !== 'HEAD' && method !== 'PATCH') return payload;
-    const schema = request.routeOptions.schema;
-    if (!request.routeOptions.url || !isSingleResource(request.routeOptions.url, schema?.response as Record<string, unknown> | undefined)) return payload;
-    const type = reply.getHeader('content-type');
-    if (typeof type !== 'string' || !/^application\/json\b/i.test(type)) return payload;
-    let etag: string;
-    try {
-      etag = etagOf(JSON.parse(payload));
-    } catch {
-      return payload;
-    }
-    void reply.header('etag', etag);
-    const ifNoneMatch = request.headers['if-none-match'];
-    if (method !== 'PATCH' && typeof ifNoneMatch === 'string') {
-      const weak = (tag: string) => tag.replace(/^W\//, '');
-      const tags = tagsOf(ifNoneMatch).map(weak);
-      if (tags.includes('*') || tags.includes(etag)) {
-        void reply.code(304);
-        reply.removeHeader('content-type');
-        return '';
-      }
-    }
+const JSON_TYPE = /^application\/json\b/i;
+const WEAK = /^W\//;
+
+/** The ETag of a 200 JSON answer of one record, and 304 for a GET whose If-None-Match names it. Synchronous: no promise per answer. */
+function tagAnswer(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void): void {
+  done(null, tagged(request, reply, payload));
+}
+
+function tagged(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
+  if (reply.statusCode !== 200 || typeof payload !== 'string') return payload;
+  const method = request.method;
+  if (method !== 'GET' && method !== 'HEAD' && method !== 'PATCH') return payload;
+  const type = reply.getHeader('content-type');
+  if (typeof type !== 'string' || !JSON_TYPE.test(type)) return payload;
+  let etag: string;
+  try {
+    etag = etagOf(JSON.parse(payload));
+  } catch {
     return payload;
-  });
+  }
+  void reply.header('etag', etag);
+  const ifNoneMatch = request.headers['if-none-match'];
+  if (method !== 'PATCH' && typeof ifNoneMatch === 'string') {
+    const tags = tagsOf(ifNoneMatch).map((tag) => tag.replace(WEAK, ''));
+    if (tags.includes('*') || tags.includes(etag)) {
+      void reply.code(304);
+      reply.removeHeader('content-type');
+      return '';
+    }
+  }
+  return payload;
 }
 
 declare module 'fastify' {
