@@ -120,8 +120,9 @@ export function registerConditionalRequests(app: FastifyInstance): void {
     const response = schema.response as Record<string, unknown> | undefined;
     const methods = methodsOf(route.method);
     const single = isSingleResource(route.url, response);
-    // The ETag hook is the route's own: GET (and its HEAD twin, which comes here as HEAD) and PATCH of one record.
-    if (single && (methods.includes('GET') || methods.includes('HEAD') || methods.includes('PATCH'))) addRouteHook(route, 'onSend', tagAnswer);
+    // The ETag hook is the route's own: GET (and its HEAD twin, which comes here as HEAD) and PATCH
+    // of one record. First among the route's own: the HEAD twin's last one drops the body.
+    if (single && (methods.includes('GET') || methods.includes('HEAD') || methods.includes('PATCH'))) addRouteHook(route, 'onSend', tagAnswer, { first: true });
     const reads = methods.includes('GET') && single;
     const writes = (methods.includes('PATCH') || methods.includes('DELETE')) && isApiRoute(route.url) && route.url.includes(':') && route.config?.ifMatch === true;
     if (!reads && !writes) return;
