@@ -1,5 +1,5 @@
 import cors from '@fastify/cors';
-import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { registerAuthentication } from './auth/authenticate.js';
 import type { Config } from './config.js';
@@ -27,6 +27,7 @@ import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { storageRoutes } from './storage/storage.routes.js';
 import { registerOpenApi } from './openapi/openapi.plugin.js';
 import { clientErrorHandler, registerJsonParser, registerJsonSecurityHeaders, registerStrictQueries } from './shared/http-rules.js';
+import { addRouteHook, methodsOf } from './shared/route-hooks.js';
 import { validatorCompiler } from './shared/validation.js';
 import type { BlobStore } from './storage/blob-store.js';
 import { createUrlSigner } from './storage/signed-urls.js';
@@ -184,8 +185,9 @@ function registerMethodNotAllowed(app: FastifyInstance): void {
   };
   // Answered before any body is read (the not-found route would parse it first), so a body sent
   // slowly to an unknown address cannot hold the connection (src/http/connections.ts).
-  app.addHook('onRequest', async (request) => {
-    if (request.is404) throw routeError(request);
+  // Synchronous: it runs on every request, and a promise per request is not free.
+  app.addHook('onRequest', (request, _reply, done) => {
+    done(request.is404 ? routeError(request) : undefined);
   });
   app.setNotFoundHandler((request) => {
     throw routeError(request);
@@ -198,14 +200,20 @@ function registerMethodNotAllowed(app: FastifyInstance): void {
  * HTML reply form (`config.form`, which parses only urlencoded bodies) are exempt.
  */
 function registerJsonOnly(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
-    if (request.method !== 'POST' && request.method !== 'PATCH') return;
-    const config = request.routeOptions.config;
-    if (config.multipart || config.form || !request.routeOptions.schema?.body) return;
-    const type = request.headers['content-type'];
-    if (!type || !/^application\/json\s*(;|$)/i.test(type)) throw errors.unsupportedMediaType();
+  // The route's own hook, on the routes that take a JSON body: reads never run it.
+  app.addHook('onRoute', (route) => {
+    const methods = methodsOf(route.method);
+    if (!methods.includes('POST') && !methods.includes('PATCH')) return;
+    if (route.config?.multipart || route.config?.form || !route.schema?.body) return;
+    addRouteHook(route, 'preValidation', (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+      if (request.method !== 'POST' && request.method !== 'PATCH') return done();
+      const type = request.headers['content-type'];
+      done(!type || !JSON_CONTENT_TYPE.test(type) ? errors.unsupportedMediaType() : undefined);
+    });
   });
 }
+
+const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -25,6 +25,17 @@ async function newTicket(): Promise<Json> {
 const get = (url: string, headers: Record<string, string> = {}) => t.request({ method: 'GET', url, headers });
 
 describe('ETag and If-None-Match', () => {
+  it('a HEAD carries the ETag of the GET, and If-None-Match with it is 304', async () => {
+    const ticket = await newTicket();
+    const url = `/v1/tickets/${ticket.id}`;
+    const etag = (await get(url)).headers.etag as string;
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    const head = await t.request({ method: 'HEAD', url });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers.etag).toBe(etag);
+    expect((await t.request({ method: 'HEAD', url, headers: { 'if-none-match': etag } })).statusCode).toBe(304);
+  });
+
   it('a GET carries a strong ETag that changes with the record; If-None-Match with it is 304 without a body', async () => {
     const ticket = await newTicket();
     const url = `/v1/tickets/${ticket.id}`;

@@ -1,3 +1,4 @@
+import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../src/auth/api-keys.js';
 import { openStore } from '../src/db/store.js';
@@ -50,6 +51,21 @@ describe('a key in use is refused on the very next request once it is no longer 
     }
     expectRefused(await get(key));
     expectRefused(await t.request({ method: 'GET', url: '/v1/test', key }));
+  });
+
+  // SQLite only (a second connection to the file, synchronous).
+  it.skipIf(process.env.TEST_STORE === 'postgres')('revoked through another connection between two requests of the same turn of the event loop', async () => {
+    // No I/O between the two requests (injected, a synchronous revoke): a check of the store's
+    // version shared by the requests of one turn would let the second one through.
+    const key = await t.org.key({});
+    for (let i = 0; i < 3; i++) expect((await t.request({ method: 'GET', url: '/v1/test', key })).statusCode).toBe(200);
+    const other = new BetterSqlite3(t.store.file!);
+    try {
+      other.prepare('update api_keys set revoked_at = ? where key_hash = ?').run(revokedAt(), hashApiKey(key));
+    } finally {
+      other.close();
+    }
+    expectRefused(await get(key));
   });
 
   it('deleted (its organization deleted) through another connection', async () => {

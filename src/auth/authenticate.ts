@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { addRouteHook } from '../shared/route-hooks.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/types.js';
 import { errors, type UnauthorizedReason } from '../errors.js';
@@ -71,17 +72,16 @@ export interface AuthenticateOptions {
 
 /**
  * The check order of decisions §2 on every protected route: 401 (this hook, onRequest), then the
- * rate limit (the route's own onRequest hook, added after this one), then the scope (preParsing,
- * so before the body is read), then validation and existence.
+ * rate limit (the route's own onRequest hook, which runs after this one), then the scope
+ * (preParsing, so before the body is read), then validation and existence.
  */
 export function registerAuthentication(app: FastifyInstance, options: AuthenticateOptions): void {
   app.decorateRequest('auth', null);
   app.decorateRequest('readWithKey', null);
   const cache = options.apiKeysVersion ? new ApiKeyCache(options.apiKeysVersion) : null;
 
-  app.addHook('onRequest', async (request: FastifyRequest) => {
-    const auth = request.routeOptions.config.auth;
-    if (!auth) return;
+  /** The slow path: a key the cache does not hold (or no cache), read from the store. */
+  async function authenticateFromStore(request: FastifyRequest, auth: RouteAuth): Promise<void> {
     const withKey = cache === null ? auth.withKey : undefined;
     const id = withKey ? (request.params as Record<string, unknown> | undefined)?.[withKey.param] : undefined;
     const readKey =
@@ -108,18 +108,61 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
     const retryAfter = await options.authFailureExceeded(request);
     if (retryAfter !== null) throw errors.rateLimited(retryAfter);
     throw errors.unauthorized(context);
-  });
+  }
 
-  app.addHook('preParsing', async (request: FastifyRequest, _reply: FastifyReply, payload) => {
-    const routeAuth = request.routeOptions.config.auth;
-    if (!routeAuth) return payload;
-    const scope = routeAuth.scope;
-    if (scope && !request.auth?.scopes.has(scope)) throw errors.forbidden(scope);
-    if (routeAuth.adminKey && request.auth?.role !== 'admin' && !isOwnKey(request, routeAuth.ownKeyParam)) {
-      throw errors.forbidden('an admin key');
-    }
-    return payload;
+  // The hooks are the protected routes' own (routes without `config.auth` never run them), added
+  // first among the route's onRequest hooks, so before the rate limit's (401 before 429).
+  app.addHook('onRoute', (route) => {
+    const auth = route.config?.auth;
+    if (!auth) return;
+    addRouteHook(
+      route,
+      'onRequest',
+      (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+        // A key the cache holds, still valid, is decided here without a promise (SQLite, most requests).
+        const cached = cache === null ? undefined : cachedContext(cache, request.headers.authorization);
+        if (cached !== undefined) {
+          request.auth = cached;
+          return done();
+        }
+        authenticateFromStore(request, auth).then(() => done(), done);
+      },
+      { first: true },
+    );
+    const scope = auth.scope;
+    const adminKey = auth.adminKey === true;
+    const ownKeyParam = auth.ownKeyParam;
+    // preParsing, so a key without the scope never gets its body read; first among the route's
+    // own (the upload route checks its body's type in its own preParsing hook).
+    addRouteHook(
+      route,
+      'preParsing',
+      (request: FastifyRequest, _reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void) => {
+        if (scope && !request.auth?.scopes.has(scope)) return done(errors.forbidden(scope));
+        if (adminKey && request.auth?.role !== 'admin' && !isOwnKey(request, ownKeyParam)) return done(errors.forbidden('an admin key'));
+        done(null, payload);
+      },
+      { first: true },
+    );
   });
+}
+
+/**
+ * The context of a key the cache holds, when nothing else is to be done for it: still valid, its
+ * last use recorded within the minute. Undefined sends the request the slow way (which also
+ * answers every malformed header).
+ */
+function cachedContext(cache: ApiKeyCache, header: string | undefined): AuthContext | undefined {
+  if (header === undefined) return undefined;
+  const key = BEARER.exec(header)?.[1];
+  if (key === undefined) return undefined;
+  cache.refresh();
+  // Keyed by the key as sent: a key is only cached after it was found well-formed and valid.
+  const entry = cache.get(key);
+  if (entry === undefined) return undefined;
+  const now = Date.now();
+  if (entry.expiresAtMs <= now || now - entry.touchedAtMs > TOUCH_INTERVAL_MS) return undefined;
+  return entry.context;
 }
 
 /** True when the route's key-id path parameter names the calling key itself. */
@@ -140,15 +183,14 @@ async function authenticate(
   if (!BEARER_SCHEME_NAME.test(header)) return 'scheme';
   const key = BEARER.exec(header)?.[1];
   if (!key || !isWellFormedApiKey(key)) return 'malformed';
-  const hash = hashApiKey(key);
   const now = Date.now();
   // The cache forgets every key as soon as any key may have changed anywhere (key-cache.ts), so a
   // revoked key is refused from the next request on, whichever process revoked it.
   const version = cache?.refresh() ?? 0;
-  let entry = cache?.get(hash);
+  let entry = cache?.get(key);
   if (entry === undefined) {
     // Unknown, revoked and expired are one answer: telling them apart would tell which keys exist.
-    const row = await readKey(db, hash);
+    const row = await readKey(db, hashApiKey(key));
     if (!row || row.revoked_at !== null) return 'invalid';
     const expiresAt = toIsoOrNull(row.expires_at);
     const lastUsed = toIsoOrNull(row.last_used_at);
@@ -166,9 +208,9 @@ async function authenticate(
       touchedAtMs: lastUsed === null ? Number.NEGATIVE_INFINITY : Date.parse(lastUsed),
     };
     if (entry.expiresAtMs <= now) return 'invalid';
-    cache?.set(hash, entry, version);
+    cache?.set(key, entry, version);
   } else if (entry.expiresAtMs <= now) {
-    cache?.delete(hash);
+    cache?.delete(key);
     return 'invalid';
   }
   if (now - entry.touchedAtMs > TOUCH_INTERVAL_MS) {

@@ -13,7 +13,9 @@ export interface CachedKey {
 const MAX_ENTRIES = 10_000;
 
 /**
- * Valid API keys by hash, so a request with a known key costs no store read. It is only ever used
+ * Valid API keys by the key as the client sends it (entries are only made for well-formed keys
+ * whose hash was found valid), so a request with a known key costs no checksum, no hash and no
+ * store read. It is only ever used
  * with a version the store can read without a round trip (`Store.apiKeysVersion`, SQLite): the
  * version changes whenever any connection of any process may have changed a key, and then the
  * whole cache is forgotten before the lookup, so a revoked key is refused on the very next
@@ -36,21 +38,21 @@ export class ApiKeyCache {
     return version;
   }
 
-  get(hash: string): CachedKey | undefined {
-    return this.#entries.get(hash);
+  get(key: string): CachedKey | undefined {
+    return this.#entries.get(key);
   }
 
   /**
    * Keeps a key read from the store at `version` (taken before the read), unless a change came in
    * between: then the read may predate it, and the next request reads again.
    */
-  set(hash: string, entry: CachedKey, version: number): void {
+  set(key: string, entry: CachedKey, version: number): void {
     if (this.refresh() !== version) return;
     if (this.#entries.size >= MAX_ENTRIES) this.#entries.clear();
-    this.#entries.set(hash, entry);
+    this.#entries.set(key, entry);
   }
 
-  delete(hash: string): void {
-    this.#entries.delete(hash);
+  delete(key: string): void {
+    this.#entries.delete(key);
   }
 }

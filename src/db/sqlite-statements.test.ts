@@ -1,6 +1,8 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Executor } from '../shared/executor.js';
+import { preparedQuery } from './prepared.js';
 import { withStatementCache } from './sqlite-statements.js';
 
 interface Db {
@@ -48,6 +50,20 @@ describe('the SQLite statement cache', () => {
     }
     expect(seen).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
     expect(database.prepare(text)).toBe(iterating);
+  });
+
+  it('gives the rows of a hot query (prepared.ts), which it reads as arrays, as the same objects', async () => {
+    open();
+    raw.exec("create table items (id integer primary key, name text); insert into items values (1, 'one'), (2, null), (3, 'three')");
+    const build = (d: Kysely<Db>, from: number) => d.selectFrom('items').select(['id', 'name', sql<number>`id * 2`.as('twice')]).where('id', '>=', from).orderBy('id');
+    const hot = preparedQuery((d: Executor, from: number) => build(d as unknown as Kysely<Db>, from));
+    const expected = [{ id: 2, name: null, twice: 4 }, { id: 3, name: 'three', twice: 6 }];
+    expect(await hot(db as unknown as Executor, 2)).toEqual(expected);
+    expect(await hot(db as unknown as Executor, 2)).toEqual(expected); // the cached statement, again
+    expect(await build(db, 2).execute()).toEqual(expected);
+    // Duplicate names: the later column wins, as better-sqlite3's own objects do.
+    const twice = preparedQuery((d: Executor) => ({ compile: () => sql<{ a: number }>`select 1 as a, 2 as a`.compile(d) }));
+    expect(await twice(db as unknown as Executor)).toEqual(raw.prepare('select 1 as a, 2 as a').all());
   });
 
   it('keeps at most its size, dropping the least recently used', async () => {

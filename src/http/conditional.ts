@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { errors } from '../errors.js';
 import { isApiRoute } from '../shared/http-rules.js';
+import { addRouteHook, methodsOf } from '../shared/route-hooks.js';
 import { ErrorBody } from '../shared/schemas.js';
 
 /**
@@ -34,7 +35,7 @@ export function etagOf(representation: unknown): string {
 }
 
 /** JSON with every object's keys in code-unit order and undefined members left out. */
-function canonicalJson(value: unknown): string {
+export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) {
     let out = '[';
     // An undefined element adds nothing between its commas (as Array.prototype.join would).
@@ -43,8 +44,15 @@ function canonicalJson(value: unknown): string {
   }
   if (value !== null && typeof value === 'object') {
     const object = value as Record<string, unknown>;
-    // Array.prototype.sort without a comparator orders by UTF-16 code units, like `<` on strings.
-    const keys = Object.keys(object).sort();
+    const keys = sortedKeysOf(object);
+    // A flat object (every member a string, number, boolean, null or undefined), as a record's
+    // answer is: JSON.stringify writes exactly the members the key list names, in its order.
+    let flat = typeof object.toJSON !== 'function';
+    for (let i = 0; flat && i < keys.length; i++) {
+      const member = object[keys[i]!];
+      flat = member === null || (typeof member !== 'object' && typeof member !== 'function' && typeof member !== 'symbol' && typeof member !== 'bigint');
+    }
+    if (flat) return JSON.stringify(object, keys);
     let out = '{';
     for (const key of keys) {
       const member = object[key];
@@ -54,6 +62,23 @@ function canonicalJson(value: unknown): string {
     return `${out}}`;
   }
   return JSON.stringify(value);
+}
+
+// The last key list sorted and its sorted copy: the answers of one route have the same keys in the
+// same order, and sorting them again was a third of the tag's cost.
+let lastKeys: string[] = [];
+let lastSorted: string[] = [];
+
+/** The object's own keys in code-unit order (Array.prototype.sort without a comparator, like `<`). */
+function sortedKeysOf(object: Record<string, unknown>): string[] {
+  const keys = Object.keys(object);
+  let same = keys.length === lastKeys.length;
+  for (let i = 0; same && i < keys.length; i++) same = keys[i] === lastKeys[i];
+  if (!same) {
+    lastKeys = keys;
+    lastSorted = [...keys].sort();
+  }
+  return lastSorted;
 }
 
 /** The tags of an If-Match / If-None-Match header; `*` stays `*`. */
@@ -79,8 +104,6 @@ export function ifMatchOf(request: FastifyRequest): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-const methodsOf = (method: string | string[]) => (Array.isArray(method) ? method : [method]);
-
 /** The ETag of a single-record answer, as the OpenAPI document declares it. */
 export const ETagResponseHeader = Type.String({ description: 'The version of this representation: send it back in If-None-Match (GET) or If-Match (PATCH, DELETE)' });
 
@@ -96,7 +119,11 @@ export function registerConditionalRequests(app: FastifyInstance): void {
     const schema = route.schema ?? {};
     const response = schema.response as Record<string, unknown> | undefined;
     const methods = methodsOf(route.method);
-    const reads = methods.includes('GET') && isSingleResource(route.url, response);
+    const single = isSingleResource(route.url, response);
+    // The ETag hook is the route's own: GET (and its HEAD twin, which comes here as HEAD) and PATCH
+    // of one record. First among the route's own: the HEAD twin's last one drops the body.
+    if (single && (methods.includes('GET') || methods.includes('HEAD') || methods.includes('PATCH'))) addRouteHook(route, 'onSend', tagAnswer, { first: true });
+    const reads = methods.includes('GET') && single;
     const writes = (methods.includes('PATCH') || methods.includes('DELETE')) && isApiRoute(route.url) && route.url.includes(':') && route.config?.ifMatch === true;
     if (!reads && !writes) return;
     const headers = (schema.headers ?? { type: 'object', properties: {} }) as { properties?: Record<string, unknown> };
@@ -107,34 +134,39 @@ export function registerConditionalRequests(app: FastifyInstance): void {
       response: writes ? { 412: ErrorBody, ...response } : { 304: NotModified, ...response },
     };
   });
+}
 
-  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload) => {
-    if (reply.statusCode !== 200 || typeof payload !== 'string') return payload;
-    const method = request.method;
-    if (method !== 'GET' && method !== 'HEAD' && method !== 'PATCH') return payload;
-    const schema = request.routeOptions.schema;
-    if (!request.routeOptions.url || !isSingleResource(request.routeOptions.url, schema?.response as Record<string, unknown> | undefined)) return payload;
-    const type = reply.getHeader('content-type');
-    if (typeof type !== 'string' || !/^application\/json\b/i.test(type)) return payload;
-    let etag: string;
-    try {
-      etag = etagOf(JSON.parse(payload));
-    } catch {
-      return payload;
-    }
-    void reply.header('etag', etag);
-    const ifNoneMatch = request.headers['if-none-match'];
-    if (method !== 'PATCH' && typeof ifNoneMatch === 'string') {
-      const weak = (tag: string) => tag.replace(/^W\//, '');
-      const tags = tagsOf(ifNoneMatch).map(weak);
-      if (tags.includes('*') || tags.includes(etag)) {
-        void reply.code(304);
-        reply.removeHeader('content-type');
-        return '';
-      }
-    }
+const JSON_TYPE = /^application\/json\b/i;
+const WEAK = /^W\//;
+
+/** The ETag of a 200 JSON answer of one record, and 304 for a GET whose If-None-Match names it. Synchronous: no promise per answer. */
+function tagAnswer(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void): void {
+  done(null, tagged(request, reply, payload));
+}
+
+function tagged(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
+  if (reply.statusCode !== 200 || typeof payload !== 'string') return payload;
+  const method = request.method;
+  if (method !== 'GET' && method !== 'HEAD' && method !== 'PATCH') return payload;
+  const type = reply.getHeader('content-type');
+  if (typeof type !== 'string' || !JSON_TYPE.test(type)) return payload;
+  let etag: string;
+  try {
+    etag = etagOf(JSON.parse(payload));
+  } catch {
     return payload;
-  });
+  }
+  void reply.header('etag', etag);
+  const ifNoneMatch = request.headers['if-none-match'];
+  if (method !== 'PATCH' && typeof ifNoneMatch === 'string') {
+    const tags = tagsOf(ifNoneMatch).map((tag) => tag.replace(WEAK, ''));
+    if (tags.includes('*') || tags.includes(etag)) {
+      void reply.code(304);
+      reply.removeHeader('content-type');
+      return '';
+    }
+  }
+  return payload;
 }
 
 declare module 'fastify' {

@@ -65,10 +65,11 @@ export function registerConnectionHandling(app: FastifyInstance): void {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (request, reply, payload) => {
+  // Synchronous (no promise per answer): it runs on every request.
+  app.addHook('onSend', (request, reply, payload, done) => {
     // `=== false`: injected requests (tests) have no such property and no connection to close.
     if (closing || request.raw.complete === false) void reply.header('connection', 'close');
-    return payload;
+    done(null, payload);
   });
 }
 

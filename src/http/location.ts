@@ -1,5 +1,6 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isApiRoute } from '../shared/http-rules.js';
+import { addRouteHook, methodsOf } from '../shared/route-hooks.js';
 
 /**
  * `Location` on 201 Created (RFC 9110 §10.2.2), one rule for every create: a POST to a collection
@@ -12,17 +13,23 @@ import { isApiRoute } from '../shared/http-rules.js';
 export function registerCreatedLocation(app: FastifyInstance): void {
   const collections = new Set<string>();
   app.addHook('onRoute', (route) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const methods = methodsOf(route.method);
+    if (!isApiRoute(route.url)) return;
     const collection = /^(.+)\/:[A-Za-z_]+$/.exec(route.url)?.[1];
-    if (collection && methods.includes('GET') && isApiRoute(route.url)) collections.add(collection);
+    if (collection && methods.includes('GET')) collections.add(collection);
+    // The route's own hook, on creates only: whether its collection has addresses of its own is
+    // known once every route is in (a collection's GET may come after its POST).
+    if (methods.includes('POST')) addRouteHook(route, 'preSerialization', locate);
   });
 
-  app.addHook('preSerialization', async (request, reply, payload: unknown) => {
-    if (reply.statusCode !== 201 || request.method !== 'POST' || !collections.has(request.routeOptions.url ?? '')) return payload;
-    const id = (payload as { id?: unknown } | null)?.id;
-    if (typeof id !== 'string') return payload;
-    const path = (request.url.split('?')[0] ?? '').replace(/\/+$/, '');
-    void reply.header('location', `${path}/${encodeURIComponent(id)}`);
-    return payload;
-  });
+  function locate(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void): void {
+    if (reply.statusCode === 201 && request.method === 'POST' && collections.has(request.routeOptions.url ?? '')) {
+      const id = (payload as { id?: unknown } | null)?.id;
+      if (typeof id === 'string') {
+        const path = (request.url.split('?')[0] ?? '').replace(/\/+$/, '');
+        void reply.header('location', `${path}/${encodeURIComponent(id)}`);
+      }
+    }
+    done(null, payload);
+  }
 }

@@ -1,11 +1,20 @@
 import { createHash, type Hash } from 'node:crypto';
 import { Transform } from 'node:stream';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onResponseAsyncHookHandler,
+  onSendAsyncHookHandler,
+  preHandlerAsyncHookHandler,
+  preParsingAsyncHookHandler,
+} from 'fastify';
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import type { Database } from '../db/types.js';
 import { errors, logFailure } from '../errors.js';
 import { isApiRoute } from '../shared/http-rules.js';
+import { addRouteHook } from '../shared/route-hooks.js';
 import { ErrorBody } from '../shared/schemas.js';
 import {
   completeKey,
@@ -24,7 +33,8 @@ import {
  * mechanism, four hooks, no code in the routes.
  *
  * - onRoute: the header is declared on every such POST (so it is validated: 1..255 visible
- *   characters, and shown in the OpenAPI document), with its 409.
+ *   characters, and shown in the OpenAPI document), with its 409, and the four hooks below are
+ *   added to that route alone (no other request pays for them).
  * - preParsing: the body is hashed while it streams in (never held twice).
  * - preHandler: after authentication and validation, the key is claimed by inserting it in flight
  *   (the primary key decides among concurrent requests in every process); a key already complete
@@ -73,8 +83,9 @@ declare module 'fastify' {
   }
 }
 
-const appliesTo = (request: FastifyRequest): boolean =>
-  request.method === 'POST' && isApiRoute(request.url) && Boolean(request.routeOptions.config.auth);
+// The hooks are the route's own (added from onRoute to the routes it declares the header on), so
+// requests of other routes and methods never run them; a route may answer more than POST.
+const appliesTo = (request: FastifyRequest): boolean => request.method === 'POST';
 
 function keyOf(request: FastifyRequest): string | undefined {
   const raw = request.headers[HEADER];
@@ -107,15 +118,25 @@ export function registerIdempotency(app: FastifyInstance, options: IdempotencyOp
       headers: { ...headers, type: 'object', properties: { ...headers.properties, [HEADER]: IdempotencyKeyHeader } },
       response: { 409: ErrorBody, ...response },
     };
+    const multipart = route.config?.multipart === true;
+    addRouteHook(route, 'preParsing', multipart ? hashRequestLine : hashBody);
+    addRouteHook(route, 'preHandler', claim);
+    addRouteHook(route, 'onSend', store);
+    addRouteHook(route, 'onResponse', release);
   });
 
-  app.addHook('preParsing', async (request, _reply, payload) => {
+  /** An upload's body is read by @fastify/multipart straight from the socket (request.raw), not from the payload stream. */
+  const hashRequestLine: preParsingAsyncHookHandler = async (request, _reply, payload) => {
+    if (!appliesTo(request) || keyOf(request) === undefined) return payload;
+    // Its fingerprint is the method and path alone (docs/api-behaviour.md).
+    request.idempotencyHash = createHash('sha256').update(`${request.method} ${request.url}\n`);
+    return payload;
+  };
+
+  const hashBody: preParsingAsyncHookHandler = async (request, _reply, payload) => {
     if (!appliesTo(request) || keyOf(request) === undefined) return payload;
     const hash = createHash('sha256').update(`${request.method} ${request.url}\n`);
     request.idempotencyHash = hash;
-    // An upload's body is read by @fastify/multipart straight from the socket (request.raw), not
-    // from this stream: its fingerprint is the method and path alone (docs/api-behaviour.md).
-    if (request.routeOptions.config.multipart) return payload;
     const hashing = new Transform({
       transform(chunk: Buffer, _encoding, callback) {
         hash.update(chunk);
@@ -124,9 +145,9 @@ export function registerIdempotency(app: FastifyInstance, options: IdempotencyOp
     });
     payload.on('error', (error) => hashing.destroy(error));
     return payload.pipe(hashing);
-  });
+  };
 
-  app.addHook('preHandler', async (request, reply) => {
+  const claim: preHandlerAsyncHookHandler = async (request, reply) => {
     const key = keyOf(request);
     const auth = request.auth;
     if (!appliesTo(request) || key === undefined || !auth || !request.idempotencyHash) return;
@@ -170,9 +191,9 @@ export function registerIdempotency(app: FastifyInstance, options: IdempotencyOp
       return replay(reply, existing.status_code ?? 200, existing.response_headers, existing.response_body);
     }
     throw errors.idempotencyKeyInFlight(IN_FLIGHT_RETRY_AFTER_SECONDS);
-  });
+  };
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  const store: onSendAsyncHookHandler = async (request, reply, payload) => {
     const claim = request.idempotencyClaim;
     if (!claim || claim.done) return payload;
     claim.done = true;
@@ -194,16 +215,16 @@ export function registerIdempotency(app: FastifyInstance, options: IdempotencyOp
       logFailure(request.log, error, 'could not store the idempotent answer');
     }
     return payload;
-  });
+  };
 
   // A request that ends without an answer (the client went away before the handler finished
   // sending): release its key, so a retry is not refused until the lock runs out.
-  app.addHook('onResponse', async (request) => {
+  const release: onResponseAsyncHookHandler = async (request) => {
     const claim = request.idempotencyClaim;
     if (!claim || claim.done) return;
     claim.done = true;
     await releaseKey(db, claim.id).catch(() => undefined);
-  });
+  };
 
   /** Expired keys go lazily: a claim purges its organization's at most once a minute per process. */
   function purgeNowAndThen(request: FastifyRequest, organizationId: string): void {

@@ -53,6 +53,9 @@ export function registerJsonParser(app: FastifyInstance): void {
 /** What every JSON answer carries: never sniffed into something else, never kept by a cache. */
 export const JSON_SECURITY_HEADERS = { 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' } as const;
 
+const SECURITY_HEADER_NAMES = Object.keys(JSON_SECURITY_HEADERS) as Array<keyof typeof JSON_SECURITY_HEADERS>;
+const JSON_TYPE = /^application\/json\b/i;
+
 /**
  * Adds `X-Content-Type-Options: nosniff` and `Cache-Control: no-store` to every JSON answer
  * (records are private to a key's organization; errors included). A route that set either header
@@ -60,12 +63,13 @@ export const JSON_SECURITY_HEADERS = { 'x-content-type-options': 'nosniff', 'cac
  * portal pages, /docs) set their own headers.
  */
 export function registerJsonSecurityHeaders(app: FastifyInstance): void {
-  app.addHook('onSend', async (_request: FastifyRequest, reply: FastifyReply, payload) => {
+  // Synchronous (no promise per answer): it runs on every request.
+  app.addHook('onSend', (_request: FastifyRequest, reply: FastifyReply, payload, done) => {
     const type = reply.getHeader('content-type');
-    if (typeof type === 'string' && /^application\/json\b/i.test(type)) {
-      for (const [name, value] of Object.entries(JSON_SECURITY_HEADERS)) if (!reply.hasHeader(name)) void reply.header(name, value);
+    if (typeof type === 'string' && JSON_TYPE.test(type)) {
+      for (const name of SECURITY_HEADER_NAMES) if (!reply.hasHeader(name)) void reply.header(name, JSON_SECURITY_HEADERS[name]);
     }
-    return payload;
+    done(null, payload);
   });
 }
 
