@@ -39,6 +39,11 @@ const KINDS: TermKind[] = [
   { kind: 'long, common trigrams (120 ch)', query: () => `search=${encodeURIComponent('Please process a refund for last month. '.repeat(3))}` },
   { kind: 'search + filters', query: () => `search=${SEARCH_TERM}&status=open&priority=high` },
   { kind: 'deep offset (offset 250)', query: () => `search=${SEARCH_TERM}&offset=250` },
+  // The same three with a page that is full at both sizes: above, the page at 10,000 tickets holds
+  // fewer tickets than at a million (the rows column), so their ratio also counts the larger page.
+  { kind: 'rare, equal pages (limit 5)', query: ({ rareEmail }) => `search=${encodeURIComponent(rareEmail)}&limit=5` },
+  { kind: 'search + filters, equal (limit 20)', query: () => `search=${SEARCH_TERM}&status=open&priority=high&limit=20` },
+  { kind: 'deep offset, equal (limit 50)', query: () => `search=${SEARCH_TERM}&offset=250&limit=50` },
 ];
 
 const SAMPLES = 100;
@@ -49,6 +54,15 @@ interface Figures {
   p50: number;
   p95: number;
   statuses: string;
+  /** Tickets on the page answered (one untimed request): a page of 5 costs less than one of 50. */
+  rows: number | null;
+}
+
+/** The number of tickets a list answer holds (null when the answer is not a list). */
+async function rowsOf(url: string, key: string): Promise<number | null> {
+  const res = await fetch(url, { headers: { authorization: `Bearer ${key}` } });
+  const body: unknown = await res.json();
+  return Array.isArray(body) ? body.length : null;
 }
 
 function get(agent: Agent, url: string, key: string): Promise<number> {
@@ -165,7 +179,8 @@ async function measureAt(tickets: number, serverUrl: string | undefined, log: (t
         statuses.set(status, (statuses.get(status) ?? 0) + 1);
       }
       times.sort((a, b) => a - b);
-      out.set(kind.kind, { p50: percentile(times, 50), p95: percentile(times, 95), statuses: [...statuses].map(([s, n]) => `${s}×${n}`).join(' ') });
+      const rows = await rowsOf(url, key);
+      out.set(kind.kind, { p50: percentile(times, 50), p95: percentile(times, 95), statuses: [...statuses].map(([s, n]) => `${s}×${n}`).join(' '), rows });
     }
     return out;
   } finally {
@@ -189,13 +204,13 @@ export async function searchBench(serverUrl: string | undefined, log: (text: str
   const f = (v: number) => `${v.toFixed(2)}`.padStart(8);
   const lines = [
     '',
-    `Search latency by kind of term, ${storeName}, ${SAMPLES} sequential requests each after ${WARMUP} warm-up (ms; statuses of the large run):`,
-    `  ${'term'.padEnd(34)} ${'p50 10k'.padStart(8)} ${'p95 10k'.padStart(8)} ${`p50 ${large / 1000}k`.padStart(8)} ${`p95 ${large / 1000}k`.padStart(8)} ${'p95 ratio'.padStart(9)}  statuses`,
+    `Search latency by kind of term, ${storeName}, ${SAMPLES} sequential requests each after ${WARMUP} warm-up (ms; rows: tickets on the page at each size; statuses of the large run):`,
+    `  ${'term'.padEnd(34)} ${'p50 10k'.padStart(8)} ${'p95 10k'.padStart(8)} ${`p50 ${large / 1000}k`.padStart(8)} ${`p95 ${large / 1000}k`.padStart(8)} ${'p95 ratio'.padStart(9)} ${'rows'.padStart(7)}  statuses`,
   ];
   for (const kind of KINDS) {
     const a = small.get(kind.kind)!;
     const b = big.get(kind.kind)!;
-    lines.push(`  ${kind.kind.padEnd(34)} ${f(a.p50)} ${f(a.p95)} ${f(b.p50)} ${f(b.p95)} ${`×${(b.p95 / a.p95).toFixed(2)}`.padStart(9)}  ${b.statuses} (10k: ${a.statuses})`);
+    lines.push(`  ${kind.kind.padEnd(34)} ${f(a.p50)} ${f(a.p95)} ${f(b.p50)} ${f(b.p95)} ${`×${(b.p95 / a.p95).toFixed(2)}`.padStart(9)} ${`${a.rows ?? '-'}/${b.rows ?? '-'}`.padStart(7)}  ${b.statuses} (10k: ${a.statuses})`);
   }
   lines.push('');
   process.stdout.write(`${lines.join('\n')}\n`);
