@@ -157,8 +157,9 @@ function cachedContext(cache: ApiKeyCache, header: string | undefined): AuthCont
   const key = BEARER.exec(header)?.[1];
   if (key === undefined) return undefined;
   cache.refresh();
-  // Keyed by the key as sent: a key is only cached after it was found well-formed and valid.
-  const entry = cache.get(key);
+  // Keyed by the key's hash, never the key itself: a heap dump must not hold every recent key. A
+  // key is only cached after it was found well-formed and valid, so no checksum is needed here.
+  const entry = cache.get(hashApiKey(key));
   if (entry === undefined) return undefined;
   const now = Date.now();
   if (entry.expiresAtMs <= now || now - entry.touchedAtMs > TOUCH_INTERVAL_MS) return undefined;
@@ -187,10 +188,11 @@ async function authenticate(
   // The cache forgets every key as soon as any key may have changed anywhere (key-cache.ts), so a
   // revoked key is refused from the next request on, whichever process revoked it.
   const version = cache?.refresh() ?? 0;
-  let entry = cache?.get(key);
+  const hash = hashApiKey(key);
+  let entry = cache?.get(hash);
   if (entry === undefined) {
     // Unknown, revoked and expired are one answer: telling them apart would tell which keys exist.
-    const row = await readKey(db, hashApiKey(key));
+    const row = await readKey(db, hash);
     if (!row || row.revoked_at !== null) return 'invalid';
     const expiresAt = toIsoOrNull(row.expires_at);
     const lastUsed = toIsoOrNull(row.last_used_at);
@@ -208,9 +210,9 @@ async function authenticate(
       touchedAtMs: lastUsed === null ? Number.NEGATIVE_INFINITY : Date.parse(lastUsed),
     };
     if (entry.expiresAtMs <= now) return 'invalid';
-    cache?.set(key, entry, version);
+    cache?.set(hash, entry, version);
   } else if (entry.expiresAtMs <= now) {
-    cache?.delete(key);
+    cache?.delete(hash);
     return 'invalid';
   }
   if (now - entry.touchedAtMs > TOUCH_INTERVAL_MS) {

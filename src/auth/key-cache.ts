@@ -13,9 +13,9 @@ export interface CachedKey {
 const MAX_ENTRIES = 10_000;
 
 /**
- * Valid API keys by the key as the client sends it (entries are only made for well-formed keys
- * whose hash was found valid), so a request with a known key costs no checksum, no hash and no
- * store read. It is only ever used
+ * Valid API keys by their hash (entries are only made for well-formed keys whose hash was found
+ * valid; the key itself is never held, so a heap dump holds no key), so a request with a known key
+ * costs one SHA-256, no checksum and no store read. It is only ever used
  * with a version the store can read without a round trip (`Store.apiKeysVersion`, SQLite): the
  * version changes whenever any connection of any process may have changed a key, and then the
  * whole cache is forgotten before the lookup, so a revoked key is refused on the very next
