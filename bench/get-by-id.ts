@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
+import pg from 'pg';
 import { createApiKey } from '../src/auth/api-keys.service.js';
 import { migrateToLatest } from '../src/db/migrator.js';
 import { openStore } from '../src/db/store.js';
@@ -49,7 +50,16 @@ export interface GetByIdFigures {
   rounds: number;
   seconds: number;
   /** Median requests per second of each target, and every round's figure. */
-  targets: Array<{ name: string; median: number; rounds: number[]; failed: number; cpuMicrosPerRequest: number; ratios: number[] }>;
+  targets: Array<{
+    name: string;
+    median: number;
+    rounds: number[];
+    failed: number;
+    cpuMicrosPerRequest: number;
+    /** PostgreSQL: the CPU time of the database's backends per answered request (NaN on SQLite, the bare route). */
+    backendCpuMicrosPerRequest: number;
+    ratios: number[];
+  }>;
 }
 
 const hasWrk = () => spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === undefined;
@@ -77,6 +87,33 @@ interface Run {
   requests: number;
   /** CPU time of the server process over the run, in microseconds (user + system, /proc). */
   cpuMicros: number;
+  /** CPU time of the PostgreSQL backends of the bench's database over the run (NaN on SQLite). */
+  backendCpuMicros?: number;
+}
+
+/**
+ * The CPU time so far of every backend of the database `client` is connected to, but its own, by
+ * pid (Linux /proc, so only with the server on this machine; empty otherwise). The services share
+ * the two cores with these backends: a request's cost on PostgreSQL is the sum of both.
+ */
+async function backendCpuMicros(client: pg.Client | undefined): Promise<Map<number, number>> {
+  const times = new Map<number, number>();
+  if (!client) return times;
+  const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+  for (const { pid } of rows) {
+    const micros = cpuMicrosOf(pid);
+    if (Number.isNaN(micros)) return new Map();
+    times.set(pid, micros);
+  }
+  return times;
+}
+
+/** CPU used between two readings; a backend new in the second counts whole; NaN without readings. */
+function cpuSince(before: Map<number, number>, after: Map<number, number>): number {
+  if (after.size === 0) return Number.NaN;
+  let total = 0;
+  for (const [pid, micros] of after) total += micros - (before.get(pid) ?? 0);
+  return total;
 }
 
 /** The CPU time a process has used so far, in microseconds (Linux /proc; NaN elsewhere). */
@@ -150,6 +187,7 @@ export async function getByIdBench(options: GetByIdOptions): Promise<GetByIdFigu
   const dataDir = mkdtempSync(join(tmpdir(), 'ticketing-bench-get-'));
   const store = openStore({ dataDir, databaseUrl: options.databaseUrl });
   const children: ChildProcess[] = [];
+  let backends: pg.Client | undefined;
   try {
     await migrateToLatest(store.db);
     const organizationId = await createOrganization(store.db, 'Bench organization');
@@ -190,9 +228,15 @@ export async function getByIdBench(options: GetByIdOptions): Promise<GetByIdFigu
     ];
     const scripts = targets.map((t) => (wrk ? wrkScript(dataDir, t.prefix, ids, t.key) : ''));
     const pids = [children[0]!.pid, children[2]!.pid, children[1]!.pid];
-    const measure = (i: number, seconds: number) => {
+    if (options.databaseUrl) {
+      backends = new pg.Client({ connectionString: options.databaseUrl });
+      await backends.connect();
+    }
+    const measure = async (i: number, seconds: number): Promise<Run> => {
       const t = targets[i]!;
-      return wrk ? runWrk(t.url, scripts[i]!, seconds, pids[i]) : runAutocannon(t.url, t.prefix, ids, t.key, seconds, pids[i]);
+      const before = await backendCpuMicros(backends);
+      const run = await (wrk ? runWrk(t.url, scripts[i]!, seconds, pids[i]) : runAutocannon(t.url, t.prefix, ids, t.key, seconds, pids[i]));
+      return { ...run, backendCpuMicros: t.key ? cpuSince(before, await backendCpuMicros(backends)) : Number.NaN };
     };
     log(`get by id: warming up, then ${options.rounds} rounds of ${options.seconds} s per target (${generator})...`);
     for (let i = 0; i < targets.length; i++) await measure(i, 2);
@@ -212,11 +256,13 @@ export async function getByIdBench(options: GetByIdOptions): Promise<GetByIdFigu
         rounds: results[i]!.map((r) => r.requestsPerSecond),
         failed: results[i]!.reduce((sum, r) => sum + r.failed, 0),
         cpuMicrosPerRequest: median(results[i]!.map((r) => r.cpuMicros / r.requests)),
+        backendCpuMicrosPerRequest: median(results[i]!.map((r) => (r.backendCpuMicros ?? Number.NaN) / r.requests)),
         // Each round's rate over the bare route's in the same round (measured right before or after).
         ratios: results[i]!.map((r, round) => r.requestsPerSecond / results[1]![round]!.requestsPerSecond),
       })),
     };
   } finally {
+    await backends?.end().catch(() => undefined);
     for (const child of children) child.kill('SIGTERM');
     await Promise.all(children.filter((child) => child.exitCode === null).map((child) => new Promise((resolve) => child.once('exit', resolve))));
     await store.close().catch(() => undefined);
@@ -227,18 +273,21 @@ export async function getByIdBench(options: GetByIdOptions): Promise<GetByIdFigu
 /** The figures as printed by `npm run bench`. */
 export function formatGetById(f: GetByIdFigures): string {
   const [warn, bare, info] = f.targets;
+  // The backends' CPU per request (PostgreSQL on this machine only).
+  const pgColumn = f.targets.some((t) => !Number.isNaN(t.backendCpuMicrosPerRequest));
   const ratio = (t: { median: number } | undefined) => (t && bare && bare.median > 0 ? (t.median / bare.median).toFixed(2) : 'n/a');
   const lines = [
     '',
     `GET /v1/tickets/{id} against a bare Fastify route (same JSON, same schema), ${f.store}, ${f.tickets.toLocaleString('en')} tickets, Node ${process.version}, ${cpus().length} CPU(s)`,
     `  ${f.generator}; ${f.rounds} alternating rounds of ${f.seconds} s, medians`,
-    `  ${'target'.padEnd(32)} ${'req/s'.padStart(8)} ${'ratio'.padStart(6)} ${'paired'.padStart(6)} ${'CPU/req'.padStart(8)}  failed  rounds (req/s)`,
+    `  ${'target'.padEnd(32)} ${'req/s'.padStart(8)} ${'ratio'.padStart(6)} ${'paired'.padStart(6)} ${'CPU/req'.padStart(8)}${pgColumn ? ' PG CPU/req' : ''}  failed  rounds (req/s)`,
     ...f.targets.map(
       (t) =>
-        `  ${t.name.padEnd(32)} ${t.median.toFixed(0).padStart(8)} ${(t === bare ? '1.00' : ratio(t)).padStart(6)} ${median(t.ratios).toFixed(2).padStart(6)} ${`${t.cpuMicrosPerRequest.toFixed(0)} us`.padStart(8)}  ${String(t.failed).padStart(6)}  ${t.rounds.map((r) => r.toFixed(0)).join(' ')}`,
+        `  ${t.name.padEnd(32)} ${t.median.toFixed(0).padStart(8)} ${(t === bare ? '1.00' : ratio(t)).padStart(6)} ${median(t.ratios).toFixed(2).padStart(6)} ${`${t.cpuMicrosPerRequest.toFixed(0)} us`.padStart(8)}${pgColumn ? (Number.isNaN(t.backendCpuMicrosPerRequest) ? '' : `${t.backendCpuMicrosPerRequest.toFixed(0)} us`).padStart(11) : ''}  ${String(t.failed).padStart(6)}  ${t.rounds.map((r) => r.toFixed(0)).join(' ')}`,
     ),
     `  ratio at LOG_LEVEL=warn ${ratio(warn)}, at the default level ${ratio(info)} (ratio of the medians; paired: median of each round's ratio;`,
-    `  CPU/req: the server process's CPU time per answered request, median of the rounds, bare: ${bare ? (bare.cpuMicrosPerRequest / (warn?.cpuMicrosPerRequest ?? NaN)).toFixed(2) : 'n/a'} x the service's at warn)`,
+    `  CPU/req: the server process's CPU time per answered request, median of the rounds, bare: ${bare ? (bare.cpuMicrosPerRequest / (warn?.cpuMicrosPerRequest ?? NaN)).toFixed(2) : 'n/a'} x the service's at warn${pgColumn ? ';' : ')'}`,
+    ...(pgColumn ? ['  PG CPU/req: the CPU time of the PostgreSQL backends of the bench\'s database per answered request, on the same cores)'] : []),
     '',
   ];
   return lines.join('\n');

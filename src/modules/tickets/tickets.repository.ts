@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Insertable, type RawBuilder, type SelectQueryBuilder, type SqlBool, type Updateable } from 'kysely';
 import { KEY_COLUMNS, type KeyColumns } from '../../auth/api-keys.repository.js';
+import { dialectOf } from '../../db/dialect.js';
 import { preparedQuery } from '../../db/prepared.js';
+import { ReadBatch, type ReadBatchStats } from '../../db/read-batch.js';
 import { UNINDEXED_TERM_WINDOW, type SearchTerm, type TicketSearch } from '../../db/search.js';
 import type { CustomersTable, Database, TicketRow, TicketsTable } from '../../db/types.js';
 import type { UnpositionedEventRow } from '../events/events.repository.js';
@@ -235,19 +237,84 @@ const findTicketWithKeyQuery = preparedQuery((db: Executor, keyHash: string, id:
       where k.key_hash = ${keyHash}`.compile(db),
 }));
 
-/**
- * GET by id where keys are read on every request (RouteAuth.withKey): the key and the ticket in
- * one round trip. The ticket is looked for only in the key's own organization.
- */
-export async function findTicketWithKey(db: Executor, keyHash: string, id: string): Promise<{ key: KeyColumns | undefined; record: TicketColumns | null }> {
-  const row = (await findTicketWithKeyQuery(db, keyHash, id))[0];
-  if (!row) return { key: undefined, record: null };
+// The same for several (key, ticket) pairs at once, PostgreSQL only: row `i` answers the i-th pair
+// (1-based); a pair whose key does not exist has no row. Each ticket is looked for only in its own
+// key's organization, exactly as above.
+const findTicketsWithKeysQuery = preparedQuery((db: Executor, keyHashes: string[], ids: string[]) => ({
+  compile: () =>
+    sql<Record<string, unknown>>`select r.i, ${sql.join(KEY_AS)}, ${sql.join(TICKET_AS)}
+      from unnest(cast(${keyHashes} as text[]), cast(${ids} as text[])) with ordinality as r(key_hash, ticket_id, i)
+        join api_keys k on k.key_hash = r.key_hash
+        left join tickets t on t.organization_id = k.organization_id and t.id = r.ticket_id`.compile(db),
+}));
+
+export interface TicketWithKey {
+  key: KeyColumns | undefined;
+  record: TicketColumns | null;
+}
+
+const NO_KEY: TicketWithKey = { key: undefined, record: null };
+
+function ticketWithKeyOf(row: Record<string, unknown>): TicketWithKey {
   const key: Record<string, unknown> = {};
   for (const c of KEY_COLUMNS) key[c] = row[`key_${c}`];
   if (row.id === null) return { key: key as KeyColumns, record: null };
   const ticket: Record<string, unknown> = {};
   for (const c of COLUMNS) ticket[c] = row[c];
   return { key: key as KeyColumns, record: ticket as TicketColumns };
+}
+
+interface KeyAndTicketId {
+  keyHash: string;
+  id: string;
+}
+
+/** Reads of several get-by-ids that arrived in the same turn, one statement per group (PostgreSQL). */
+const MAX_READS_PER_STATEMENT = 32;
+
+/** Per database (PostgreSQL only): get-by-id reads waiting to go out together. */
+const batches = new WeakMap<Executor, ReadBatch<KeyAndTicketId, TicketWithKey> | null>();
+
+function batchOf(db: Executor): ReadBatch<KeyAndTicketId, TicketWithKey> | null {
+  let batch = batches.get(db);
+  if (batch === undefined) {
+    batch =
+      dialectOf(db) === 'postgres'
+        ? new ReadBatch<KeyAndTicketId, TicketWithKey>(
+            async ({ keyHash, id }) => {
+              const row = (await findTicketWithKeyQuery(db, keyHash, id))[0];
+              return row ? ticketWithKeyOf(row) : NO_KEY;
+            },
+            async (reads) => {
+              const rows = await findTicketsWithKeysQuery(db, reads.map((r) => r.keyHash), reads.map((r) => r.id));
+              const answers = new Array<TicketWithKey>(reads.length).fill(NO_KEY);
+              for (const row of rows) answers[(row.i as number) - 1] = ticketWithKeyOf(row);
+              return answers;
+            },
+            MAX_READS_PER_STATEMENT,
+          )
+        : null;
+    batches.set(db, batch);
+  }
+  return batch;
+}
+
+/**
+ * GET by id where keys are read on every request (RouteAuth.withKey): the key and the ticket in
+ * one round trip. The ticket is looked for only in the key's own organization. On PostgreSQL the
+ * reads of requests that arrive in the same turn of the event loop share one statement
+ * (db/read-batch.ts), each still answered with its own key and ticket.
+ */
+export async function findTicketWithKey(db: Executor, keyHash: string, id: string): Promise<TicketWithKey> {
+  const batch = batchOf(db);
+  if (batch) return batch.read({ keyHash, id });
+  const row = (await findTicketWithKeyQuery(db, keyHash, id))[0];
+  return row ? ticketWithKeyOf(row) : NO_KEY;
+}
+
+/** How the get-by-id reads of this database were grouped so far (statements, reads, largest), or undefined before the first. */
+export function ticketWithKeyReadStats(db: Executor): ReadBatchStats | undefined {
+  return batches.get(db)?.stats;
 }
 
 /**
