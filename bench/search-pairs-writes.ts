@@ -64,7 +64,7 @@ async function main(): Promise<void> {
   try {
     const migrator = new Migrator({ db: store.db, provider: { getMigrations: () => Promise.resolve(migrations) } });
     const check = (r: { error?: unknown }) => {
-      if (r.error) throw r.error instanceof Error ? r.error : new Error(String(r.error));
+      if (r.error) throw r.error instanceof Error ? r.error : new Error('migration failed');
     };
     check(await migrator.migrateToLatest());
     const now = new Date().toISOString();
