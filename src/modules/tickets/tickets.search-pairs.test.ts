@@ -93,13 +93,15 @@ describe('word pairs', () => {
     await createTicket(org, { subject: 'Other', description: 'Alpha beta gamma', customer_name: 'Rho Sigma', customer_email: 'rho@sigma.test' });
     expect(sorted(await storedPairs())).toEqual(sorted(await recountedPairs()));
     const before = await storedPairs();
-    const key = (text: string) => [...before.keys()].find((k) => k.endsWith(`:${[...rowPairs(text)][0]}`))!;
+    const { rows: own } = await sql<{ key: number }>`select key from ticket_search_organizations where organization_id = ${org.id}`.execute(t.store.db);
+    const key = (text: string) => `${own[0]!.key}:${[...rowPairs(text)][0]}`;
     expect(before.get(key('alpha beta'))).toBe(3);
     expect(before.get(key('epsilon zeta'))).toBe(1);
     // A patch of the description removes its old pairs (the count of a pair no text holds any more
     // is deleted) and adds its new ones; a patch that leaves the texts as they were changes nothing.
     await patchTicket(org, a.id, { description: 'Omicron pi' });
     expect((await storedPairs()).has(key('epsilon zeta'))).toBe(false);
+    expect((await storedPairs()).get(key('omicron pi'))).toBe(1);
     await patchTicket(org, a.id, { subject: 'Alpha only', priority: 'high' });
     await patchTicket(org, b.id, { status: 'open' });
     expect((await storedPairs()).get(key('alpha beta'))).toBe(2);
@@ -116,6 +118,12 @@ describe('word pairs', () => {
     expect(res.statusCode, res.body).toBe(204);
     res = await t.request({ method: 'DELETE', url: `/v1/tickets/${b.id}`, key: org.adminKey });
     expect(res.statusCode, res.body).toBe(204);
+    expect(sorted(await storedPairs())).toEqual(sorted(await recountedPairs()));
+    // A customer deleted with its tickets (the cascade deletes them inside the customer's delete).
+    expect(await t.store.db.selectFrom('tickets').select('id').where('customer_id', '=', customer).execute()).toEqual([{ id: a.id }]);
+    res = await t.request({ method: 'DELETE', url: `/v1/customers/${customer}`, key: org.adminKey });
+    expect(res.statusCode, res.body).toBe(204);
+    expect((await storedPairs()).has(key('omicron pi'))).toBe(false);
     expect(sorted(await storedPairs())).toEqual(sorted(await recountedPairs()));
     // Another organization's texts count under its own key only, and its removal (the cascade
     // deletes its tickets and customers) takes its counts with it.
