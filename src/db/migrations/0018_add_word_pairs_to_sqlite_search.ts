@@ -22,10 +22,10 @@ import { dialectOf } from '../dialect.js';
  * pairs count once, not once per ticket: a pair then looks present while a customer without tickets
  * holds it, which only lets the search go on to the trigram index (as a hash collision does).
  *
- * The triggers call `search_pair_deltas`, a JavaScript table-valued function every connection that
- * writes tickets or customers registers (openStore, search-pairs.ts); a write through a connection
- * without it (an older version of the service, the sqlite3 shell) fails rather than leaving the
- * counts behind. A count that reaches 0 is deleted.
+ * The triggers call `search_pairs_added` and `search_pairs_removed`, JavaScript functions every
+ * connection that writes tickets or customers registers (openStore, search-pairs.ts); a write
+ * through a connection without them (an older version of the service, the sqlite3 shell) fails
+ * rather than leaving the counts behind. A count that reaches 0 is deleted.
  *
  * PostgreSQL: nothing (0017).
  */
@@ -46,21 +46,18 @@ export async function up(db: Kysely<any>): Promise<void> {
       n integer not null,
       primary key (organization_key, pair)
     ) without rowid`.execute(db);
-  // Never a null argument: a table-valued function's arguments are equality constraints on its
-  // hidden columns, and `= null` holds for no row (the function's rows would all be dropped).
-  const texts = (row: string, a: string, b: string) => `coalesce(${row}.${a}, ''), coalesce(${row}.${b}, '')`;
   const key = (row: string) => sql.raw(`(select k.key from ticket_search_organizations k where k.organization_id = ${row}.organization_id)`);
   // Adds the pairs the new text has and the old had not; removes those it had and has no more
   // (first deleting the counts the change takes to 0, then lowering the others).
   const changes = (table: string, a: string, b: string, event: 'insert' | 'update' | 'delete') => {
-    const deltas = (sign: '<' | '>') =>
-      sql.raw(`select d.pair from search_pair_deltas(${event === 'insert' ? `'', ''` : texts('old', a, b)}, ${event === 'delete' ? `'', ''` : texts('new', a, b)}) d where d.delta ${sign} 0`);
+    const args = `${event === 'insert' ? 'null, null' : `old.${a}, old.${b}`}, ${event === 'delete' ? 'null, null' : `new.${a}, new.${b}`}`;
+    const removed = sql.raw(`select j.value from json_each(search_pairs_removed(${args})) j`);
     const remove = sql`
-        delete from ticket_search_pairs where organization_key = ${key('old')} and n <= 1 and pair in (${deltas('<')});
-        update ticket_search_pairs set n = n - 1 where organization_key = ${key('old')} and pair in (${deltas('<')});`;
+        delete from ticket_search_pairs where organization_key = ${key('old')} and n <= 1 and pair in (${removed});
+        update ticket_search_pairs set n = n - 1 where organization_key = ${key('old')} and pair in (${removed});`;
     const add = sql`
         insert into ticket_search_pairs (organization_key, pair, n)
-          select ${key('new')}, p.pair, 1 from (${deltas('>')}) p where true
+          select ${key('new')}, j.value, 1 from json_each(search_pairs_added(${sql.raw(args)})) j where true
           on conflict do update set n = n + 1;`;
     const body = event === 'insert' ? add : event === 'delete' ? remove : sql`${remove}${add}`;
     const when = event === 'update' ? sql.raw(` of ${a}, ${b} on ${table} when old.${a} is not new.${a} or old.${b} is not new.${b}`) : sql.raw(` on ${table}`);
@@ -73,9 +70,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   // The texts already stored, one count per row holding the pair.
   for (const [table, a, b] of [['tickets', 'subject', 'description'], ['customers', 'name', 'email']] as const) {
     await sql`insert into ticket_search_pairs (organization_key, pair, n)
-        select k.key, d.pair, 1 from ${sql.table(table)} t
+        select k.key, d.value, 1 from ${sql.table(table)} t
         join ticket_search_organizations k on k.organization_id = t.organization_id
-        join search_pair_deltas('', '', coalesce(t.${sql.raw(a)}, ''), coalesce(t.${sql.raw(b)}, '')) d
+        join json_each(search_pairs_added(null, null, t.${sql.raw(a)}, t.${sql.raw(b)})) d
         where true
         on conflict do update set n = n + 1`.execute(db);
   }
