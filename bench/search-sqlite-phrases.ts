@@ -2,6 +2,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { join } from 'node:path';
 import { probePieces, searchContains, sqliteTicketSearch } from '../src/db/search.js';
+import { termPairs } from '../src/db/search-pairs.js';
 import type { Database } from '../src/db/types.js';
 import { listTicketsQuery } from '../src/modules/tickets/tickets.repository.js';
 import { percentile } from './common.js';
@@ -10,7 +11,8 @@ import { percentile } from './common.js';
  * SQLite: what a search's statement and its index lookups cost alone, on a data directory the
  * search bench seeded and kept (BENCH_SEARCH_KEEP=1), read-only:
  * `node dist/bench/search-sqlite-phrases.js <data dir> <term> [runs]`. Prints the statement's
- * median and p95 and CPU per run, then each probe (`probePieces`) newest first stopping at its first
+ * median and p95 and CPU per run, then the lookup of the term's inner word pairs (migration 0018:
+ * how many are in the organization's counts), then each probe (`probePieces`) newest first stopping at its first
  * match in the organization's range, and how many of the organization's entries hold it; with
  * `BENCH_TRIGRAMS=1`, also the rarest of the term's trigrams (the fewest entries any lookup of the
  * term must step over: an absent phrase is sought position by position in every entry holding all
@@ -50,6 +52,14 @@ function main(): void {
   const rows = statement.all(...query.parameters).length;
   const whole = timed(runs, () => statement.all(...query.parameters));
   process.stdout.write(`statement: ${rows} rows, median ${ms(whole.median)}, p95 ${ms(whole.p95)}, cpu ${ms(whole.cpu)} per run\n`);
+  const pairs = termPairs(text.toLowerCase());
+  if (pairs.length > 0) {
+    const lookup = raw.prepare('select count(*) as n from ticket_search_pairs where organization_key = ? and pair in (select value from json_each(?))');
+    const list = JSON.stringify(pairs);
+    const t = timed(runs, () => lookup.get(key, list));
+    const { n } = lookup.get(key, list) as { n: number };
+    process.stdout.write(`word pairs: ${n} of ${pairs.length} in the organization, median ${ms(t.median)}, cpu ${ms(t.cpu)}\n`);
+  }
   const probe = raw.prepare('select rowid from ticket_search where ticket_search match ? and rowid >= ? and rowid < ? order by rowid desc limit 1');
   const count = raw.prepare('select count(*) as n from ticket_search where ticket_search match ? and rowid >= ? and rowid < ?');
   const quoted = (phrase: string) => `"${phrase.replace(/"/g, '""')}"`;

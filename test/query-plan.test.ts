@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNINDEXED_TERM_WINDOW } from '../src/db/search.js';
+import { rowPairs, termPairs } from '../src/db/search-pairs.js';
 import { listTicketsQuery, type TicketFilters } from '../src/modules/tickets/tickets.repository.js';
 import { listCustomersQuery, type CustomerFilters } from '../src/modules/customers/customers.repository.js';
 import type { Page } from '../src/shared/pagination.js';
@@ -125,6 +126,28 @@ function checkAll(): void {
     // A term of one piece: that piece is the whole lookup, with nothing looked up before it.
     const short = (await plan({ search: term('refund') })).join('\n');
     expect(short).not.toMatch(/SCAN p /);
+  });
+  it('a term of several words first looks up its inner word pairs, one seek each in the caller\'s organization', async () => {
+    // The sentence given three times needs `month please`, which no ticket holds (migration 0018):
+    // its counts are read before any lookup of the trigram index, each pair a seek of the primary
+    // key that leads with the caller's organization key, never a scan of the table.
+    const sentence = 'Please process a refund for last month. '.repeat(3);
+    const filters = { search: term(sentence) };
+    const lines = await plan(filters);
+    const text = lines.join('\n');
+    const seek = lines.indexOf('SEARCH wp USING PRIMARY KEY (organization_key=? AND pair=?)');
+    expect(seek, text).toBeGreaterThan(-1);
+    expect(lines.filter((l) => /\bwp\b/.test(l)), text).toEqual(['SEARCH wp USING PRIMARY KEY (organization_key=? AND pair=?)']);
+    expect(lines.findIndex((l) => l.startsWith('SCAN p VIRTUAL TABLE')), text).toBeGreaterThan(seek);
+    // The organization key is the caller's (its id is the statement's first parameter), the pairs are the term's.
+    const { sql: statement, parameters } = compiled(filters);
+    expect(statement).toMatch(/^select .* from ticket_search as "s" cross join "tickets" where s\.ticket_search match \(case when \(select count\(\*\) from ticket_search_pairs wp\s+where wp\.organization_key = \(select k\.key from ticket_search_organizations k where k\.organization_id = \?\)/s);
+    expect(parameters[0]).toBe(t.org.id);
+    expect(JSON.parse(parameters[1] as string)).toEqual(termPairs(sentence.toLowerCase()));
+    expect(JSON.parse(parameters[1] as string)).toContain([...rowPairs('month please')][0]);
+    // A term without inner pairs (one word; or words its ends may cut) looks none up.
+    expect(compiled({ search: term('refund') }).sql).not.toContain('ticket_search_pairs');
+    expect(compiled({ search: term('process a refund') }).sql).not.toContain('ticket_search_pairs');
   });
   for (const [name, filters] of searchCases) {
     it(`${name} is driven by the caller's partition of the search index, newest first`, async () => {

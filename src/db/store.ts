@@ -9,6 +9,7 @@ import { resilientPool } from './pg-pool.js';
 import { MAIN_CONNECTION_CHECKPOINT_PAGES, startCheckpointer } from './sqlite-checkpointer.js';
 import { withStatementCache } from './sqlite-statements.js';
 import { postgresTicketSearch, searchContains, sqliteTicketSearch, type TicketSearch } from './search.js';
+import { registerSearchPairs } from './search-pairs.js';
 import {
   DEFAULT_SEARCH_OPTIONS,
   mainThreadSearchRunner,
@@ -105,6 +106,8 @@ export function openStore(options: StoreOptions): Store {
   database.function('gen_random_uuid', { deterministic: false }, () => randomUUID());
   // The search's text test (search.ts); the worker threads' connections register the same.
   database.function('search_contains', { deterministic: false }, searchContains);
+  // What the word pairs' triggers call on every write of a ticket's or customer's text (0018).
+  registerSearchPairs(database);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   const path = file === ':memory:' ? null : resolve(file);
   // Checkpoints on a worker thread, not inside the commits of the main connection (sqlite-checkpointer.ts).
