@@ -22,6 +22,8 @@ export async function mergeSearchIndexPending(store: Store): Promise<number> {
   return Number(rows[0]?.pages ?? 0);
 }
 
+const INSUFFICIENT_PRIVILEGE = '42501';
+
 export interface SearchIndexJobDeps {
   store: Store;
   log: Pick<FastifyBaseLogger, 'warn' | 'error' | 'level'>;
@@ -36,7 +38,16 @@ export function startSearchIndexJob(deps: SearchIndexJobDeps): { stop(): Promise
     if (running) return;
     running = mergeSearchIndexPending(deps.store)
       .then(() => undefined)
-      .catch((error: unknown) => logFailure(deps.log, error, 'search index merge failed'))
+      .catch((error: unknown) => {
+        // Only the index's owner may merge (as for VACUUM): a service whose role does not own it
+        // says so once and leaves the merging to the inserts and autovacuum.
+        if ((error as { code?: unknown }).code === INSUFFICIENT_PRIVILEGE) {
+          clearInterval(interval);
+          deps.log.warn('search index merge: this role does not own tickets_search_keys_idx; the pending list is merged by inserts and autovacuum');
+          return;
+        }
+        logFailure(deps.log, error, 'search index merge failed');
+      })
       .finally(() => (running = null));
   };
   const interval = setInterval(tick, deps.intervalMs ?? SEARCH_INDEX_MERGE_INTERVAL_MS).unref();
