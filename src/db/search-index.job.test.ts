@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, TEST_STORE, type TestApp } from '../../test/helpers/test-app.js';
 import { mergeSearchIndexPending, startSearchIndexJob } from './search-index.job.js';
+import { openStore } from './store.js';
 
 let t: TestApp;
 const silent = { warn: () => undefined, error: () => undefined, level: 'silent' };
@@ -66,6 +67,27 @@ describe('the search index pending list (migration 0019)', () => {
     }
     const { rows } = await sql<{ slot: number }>`select (ctid::text::point)[1] as slot from organizations where id = ${org.id}`.execute(t.store.db);
     expect(rows[0]!.slot).toBeLessThan(20);
+  });
+
+  // Only the index's owner may merge: a service running as another role warns once and stops
+  // trying, instead of logging an error four times a second.
+  it.runIf(TEST_STORE === 'postgres')('a role that does not own the index: one warning, then no more tries', async () => {
+    const role = `ticketing_test_not_owner_${process.pid}`;
+    await sql.raw(`create role ${role} login`).execute(t.store.db);
+    const url = new URL(t.config.databaseUrl!);
+    url.username = role;
+    const other = openStore({ dataDir: t.dataDir, databaseUrl: url.toString(), poolSize: 1 });
+    const said: string[] = [];
+    const log = { warn: (message: string) => said.push(`warn ${message}`), error: (...args: unknown[]) => said.push(`error ${JSON.stringify(args)}`), level: 'info' };
+    try {
+      const job = startSearchIndexJob({ store: other, log, intervalMs: 10 });
+      await sleep(300);
+      await job.stop();
+      expect(said).toEqual([expect.stringMatching(/^warn search index merge: this role does not own tickets_search_keys_idx/)]);
+    } finally {
+      await other.close();
+      await sql.raw(`drop role ${role}`).execute(t.store.db);
+    }
   });
 
   // The keys the index holds must stay those 0017 defined, or a search would miss what the index
