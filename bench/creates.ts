@@ -12,7 +12,7 @@ import { migrateToLatest } from '../src/db/migrator.js';
 import { startSearchIndexJob } from '../src/db/search-index.job.js';
 import { openStore } from '../src/db/store.js';
 import { createOrganization } from '../src/modules/organizations/organizations.service.js';
-import { createCommitStats } from '../src/modules/tickets/tickets.service.js';
+import { createCommitStats, createsWrittenAlone } from '../src/modules/tickets/tickets.service.js';
 import { openBlobStore } from '../src/storage/open-blob-store.js';
 import type { ClientInput, ClientOutput } from './client.js';
 import { benchEnv, scratchDatabase, serveProcess } from './common.js';
@@ -89,7 +89,12 @@ async function main(): Promise<void> {
           `; load average ${loadavg()[0]!.toFixed(2)}\n`,
       );
       const stats = createCommitStats(store);
-      if (stats) process.stdout.write(`  one process's group commits so far: ${stats.items} creates in ${stats.batches} transactions (largest ${stats.largest})\n`);
+      if (stats) {
+        process.stdout.write(
+          `  one process's group commits so far: ${stats.items} creates in ${stats.batches} transactions (largest ${stats.largest}), ` +
+            `${createsWrittenAlone(store)} written again alone after their group failed\n`,
+        );
+      }
     }
   } finally {
     for (const child of children) child.kill('SIGTERM');

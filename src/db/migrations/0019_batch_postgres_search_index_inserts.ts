@@ -27,7 +27,7 @@ export const TICKETS_SEARCH_PENDING_LIST_KB = 1024;
  *   index in bulk, one descent per key for all the tickets that have it, by the search index job
  *   (search-index.job.ts, every few hundred milliseconds, outside any create's transaction) or, if
  *   it ever fills, by the insert that finds it full. A search reads every pending page, whoever
- *   wrote it: bounded by the job's interval and by the limit (1 MiB, 128 pages, about 1,500
+ *   wrote it: bounded by the job's interval and by the limit (1 MiB, 128 pages, 800-1,500
  *   tickets). The customers' index keeps `fastupdate = off`: a customer is created once.
  * - **`fillfactor = 10` for organizations and event_counters**, whose rows every group of creates
  *   updates (the ticket counter, the feed's position): each update leaves a dead version on the

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestOrg } from '../../../test/helpers/test-app.js';
+import { createsWrittenAlone } from './tickets.service.js';
 
 /**
  * A create's customer is found by email or created, whatever the process remembers of earlier
@@ -37,6 +38,13 @@ async function customerCreatedEvents(): Promise<Event[]> {
 }
 
 describe('a create after the customer it would have found changed', () => {
+  it('a customer seen before is found in the group itself, not by writing the create again alone', async () => {
+    const first = await create('seen@example.com', 'First');
+    const before = createsWrittenAlone(t.store);
+    for (let i = 0; i < 3; i++) expect((await create('Seen@example.com', `Again ${i}`)).customer_id).toBe(first.customer_id);
+    expect(createsWrittenAlone(t.store)).toBe(before);
+  });
+
   it('a deleted customer is created again, with its event', async () => {
     const first = await create('gone@example.com', 'First');
     const again = await create('Gone@Example.com', 'Same customer');

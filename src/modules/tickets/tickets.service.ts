@@ -100,7 +100,7 @@ interface CreateRequest {
  * counter is held (a long transaction, another process's group) holds up no other's creates.
  * A queue goes when it has nothing left to write; the stats are the store's.
  */
-const creators = new WeakMap<Kysely<Database>, { stats: GroupCommitStats; queues: Map<string, GroupCommit<CreateRequest, Ticket>> }>();
+const creators = new WeakMap<Kysely<Database>, { stats: GroupCommitStats; alone: { creates: number }; queues: Map<string, GroupCommit<CreateRequest, Ticket>> }>();
 
 /** Creates of this store batch up to this many per transaction. */
 const MAX_CREATES_PER_COMMIT = 64;
@@ -108,7 +108,7 @@ const MAX_CREATES_PER_COMMIT = 64;
 function creatorOf(deps: TicketDeps, organizationId: string): GroupCommit<CreateRequest, Ticket> {
   let store = creators.get(deps.store.db);
   if (!store) {
-    store = { stats: { batches: 0, items: 0, largest: 0 }, queues: new Map() };
+    store = { stats: { batches: 0, items: 0, largest: 0 }, alone: { creates: 0 }, queues: new Map() };
     creators.set(deps.store.db, store);
   }
   const { stats, queues } = store;
@@ -127,6 +127,11 @@ function creatorOf(deps: TicketDeps, organizationId: string): GroupCommit<Create
 /** How the creates of this store were grouped so far (batches, items, largest), or undefined before the first. */
 export function createCommitStats(store: Store): GroupCommitStats | undefined {
   return creators.get(store.db)?.stats;
+}
+
+/** Creates of this store written again one by one after their group failed (orOneByOne), so far. */
+export function createsWrittenAlone(store: Store): number {
+  return creators.get(store.db)?.alone.creates ?? 0;
 }
 
 /**
@@ -175,6 +180,8 @@ async function orOneByOne(
     return (await write()).map((value) => ({ ok: true, value }));
   } catch (error) {
     if ((requests.length === 1 && !retryOne) || isStoreUnavailable(error)) return requests.map(() => ({ ok: false, error }));
+    const alone = creators.get(deps.store.db)?.alone;
+    if (alone) alone.creates += requests.length;
     return Promise.all(
       requests.map((request) =>
         createTicketAlone(deps, request).then(
