@@ -9,9 +9,10 @@ import { createApiKey } from '../src/auth/api-keys.service.js';
 import { loadConfig } from '../src/config.js';
 import { isPostgresUrl } from '../src/db/dialect.js';
 import { migrateToLatest } from '../src/db/migrator.js';
+import { startSearchIndexJob } from '../src/db/search-index.job.js';
 import { openStore } from '../src/db/store.js';
 import { createOrganization } from '../src/modules/organizations/organizations.service.js';
-import { createCommitStats } from '../src/modules/tickets/tickets.service.js';
+import { createCommitStats, createsWrittenAlone } from '../src/modules/tickets/tickets.service.js';
 import { openBlobStore } from '../src/storage/open-blob-store.js';
 import type { ClientInput, ClientOutput } from './client.js';
 import { benchEnv, scratchDatabase, serveProcess } from './common.js';
@@ -46,12 +47,16 @@ async function main(): Promise<void> {
   const store = openStore({ dataDir, databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize });
   const children: ChildProcess[] = [];
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
+  let searchIndexJob: { stop(): Promise<void> } | undefined;
   try {
     await migrateToLatest(store.db);
     const organizationId = await createOrganization(store.db, 'Bench organization');
     const { key } = await createApiKey(store.db, { organizationId, role: 'admin', name: 'bench' });
     app = await buildApp({ config, store, blobs: openBlobStore(config, store) });
     const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
+    // As `ticketing serve` does (server.ts): on PostgreSQL the search index's pending list is merged
+    // by this job, not by the creates (its CPU counts in this process's and the backends').
+    searchIndexJob = startSearchIndexJob({ store, log: app.log });
     const creates: ClientInput['creates'] = [{ name: 'one process', baseUrls: [baseUrl] }];
     if (scratch && process.env.BENCH_CREATE_PROCESSES !== '1') {
       const processEnv = { ...env, LOG_LEVEL: 'warn' };
@@ -84,11 +89,17 @@ async function main(): Promise<void> {
           `; load average ${loadavg()[0]!.toFixed(2)}\n`,
       );
       const stats = createCommitStats(store);
-      if (stats) process.stdout.write(`  one process's group commits so far: ${stats.items} creates in ${stats.batches} transactions (largest ${stats.largest})\n`);
+      if (stats) {
+        process.stdout.write(
+          `  one process's group commits so far: ${stats.items} creates in ${stats.batches} transactions (largest ${stats.largest}), ` +
+            `${createsWrittenAlone(store)} written again alone after their group failed\n`,
+        );
+      }
     }
   } finally {
     for (const child of children) child.kill('SIGTERM');
     await Promise.all(children.filter((child) => child.exitCode === null).map((child) => new Promise((resolve) => child.once('exit', resolve))));
+    await searchIndexJob?.stop();
     await app?.close();
     await store.close();
     await scratch?.drop();

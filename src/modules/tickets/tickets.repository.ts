@@ -85,7 +85,10 @@ export interface TicketGroup {
   organizationId: string;
   /** `created_at` of the customers it creates. */
   now: string;
-  /** One per normalized email the tickets name: created unless the organization has it already. */
+  /**
+   * The customers to create unless the organization has them already (one per normalized email,
+   * of some of the emails the tickets name: every ticket's customer is looked for by email).
+   */
   customers: Array<Insertable<CustomersTable>>;
   /** In order; each names its customer by normalized email. */
   tickets: Array<{ row: Omit<Insertable<TicketsTable>, 'ticket_number' | 'organization_id' | 'customer_id'>; customerEmail: string }>;
@@ -167,7 +170,7 @@ const insertTicketGroupQuery = preparedQuery((db: Executor, ...args: unknown[]) 
   return {
     compile: () =>
       sql<{ base: string | number; customer_ids: string[] }>`with found as (
-      select id, email_normalized from customers where organization_id = ${org} and email_normalized = any(${emails}) for key share
+      select id, email_normalized from customers where organization_id = ${org} and email_normalized = any(${ticketCustomers}) for key share
     ), users as (
       select id from users where organization_id = ${org} and id = any(${texts(users)}) for key share
     ), teams as (

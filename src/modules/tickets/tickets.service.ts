@@ -100,7 +100,7 @@ interface CreateRequest {
  * counter is held (a long transaction, another process's group) holds up no other's creates.
  * A queue goes when it has nothing left to write; the stats are the store's.
  */
-const creators = new WeakMap<Kysely<Database>, { stats: GroupCommitStats; queues: Map<string, GroupCommit<CreateRequest, Ticket>> }>();
+const creators = new WeakMap<Kysely<Database>, { stats: GroupCommitStats; alone: { creates: number }; queues: Map<string, GroupCommit<CreateRequest, Ticket>> }>();
 
 /** Creates of this store batch up to this many per transaction. */
 const MAX_CREATES_PER_COMMIT = 64;
@@ -108,7 +108,7 @@ const MAX_CREATES_PER_COMMIT = 64;
 function creatorOf(deps: TicketDeps, organizationId: string): GroupCommit<CreateRequest, Ticket> {
   let store = creators.get(deps.store.db);
   if (!store) {
-    store = { stats: { batches: 0, items: 0, largest: 0 }, queues: new Map() };
+    store = { stats: { batches: 0, items: 0, largest: 0 }, alone: { creates: 0 }, queues: new Map() };
     creators.set(deps.store.db, store);
   }
   const { stats, queues } = store;
@@ -127,6 +127,11 @@ function creatorOf(deps: TicketDeps, organizationId: string): GroupCommit<Create
 /** How the creates of this store were grouped so far (batches, items, largest), or undefined before the first. */
 export function createCommitStats(store: Store): GroupCommitStats | undefined {
   return creators.get(store.db)?.stats;
+}
+
+/** Creates of this store written again one by one after their group failed (orOneByOne), so far. */
+export function createsWrittenAlone(store: Store): number {
+  return creators.get(store.db)?.alone.creates ?? 0;
 }
 
 /**
@@ -175,6 +180,8 @@ async function orOneByOne(
     return (await write()).map((value) => ({ ok: true, value }));
   } catch (error) {
     if ((requests.length === 1 && !retryOne) || isStoreUnavailable(error)) return requests.map(() => ({ ok: false, error }));
+    const alone = creators.get(deps.store.db)?.alone;
+    if (alone) alone.creates += requests.length;
     return Promise.all(
       requests.map((request) =>
         createTicketAlone(deps, request).then(
@@ -187,6 +194,42 @@ async function orOneByOne(
 }
 
 /**
+ * PostgreSQL, per process: the normalized emails of customers that a committed group of creates
+ * found or created, by organization. A group sends a new customer's row and its
+ * `customer.created` event (made here, the JSON included) for every email it names, in case the
+ * statement has to create it; for these it sends neither, and the statement finds the customer by
+ * email as for any other. If one is gone meanwhile (another process deleted it, changed its
+ * email), the statement finds no customer for that ticket and fails as a whole (a ticket's
+ * customer cannot be null), nothing of it written; its creates are then written one by one
+ * (orOneByOne), which create the customer, and the organization's emails are forgotten. So it
+ * only decides what a group sends, never which customer a ticket gets. Bounded: cleared whole
+ * past KNOWN_CUSTOMERS_LIMIT emails.
+ */
+const knownCustomers = new Map<string, Set<string>>();
+let knownCustomerCount = 0;
+const KNOWN_CUSTOMERS_LIMIT = 100_000;
+
+function rememberCustomers(organizationId: string, emails: Set<string>): void {
+  let known = knownCustomers.get(organizationId);
+  if (!known) knownCustomers.set(organizationId, (known = new Set()));
+  for (const email of emails) {
+    if (known.has(email)) continue;
+    if (knownCustomerCount >= KNOWN_CUSTOMERS_LIMIT) {
+      knownCustomers.clear();
+      knownCustomerCount = 0;
+      knownCustomers.set(organizationId, (known = new Set()));
+    }
+    known.add(email);
+    knownCustomerCount++;
+  }
+}
+
+function forgetCustomers(organizationId: string): void {
+  knownCustomerCount -= knownCustomers.get(organizationId)?.size ?? 0;
+  knownCustomers.delete(organizationId);
+}
+
+/**
  * PostgreSQL: the creates of one organization in one statement, a transaction by itself
  * (insertTicketGroup). Each create gets its own ticket number, its own events (`customer.created`
  * for the first create of a new customer, `ticket.created`) with its own actor, and its own answer.
@@ -195,15 +238,22 @@ async function writeTicketGroup(db: Kysely<Database>, requests: CreateRequest[])
   const organizationId = requests[0]!.organizationId;
   if (requests.some((request) => request.organizationId !== organizationId)) throw new Error('A group of creates on PostgreSQL is of one organization');
   const now = nowIso();
-  const customers = new Map<string, ReturnType<typeof newCustomerRow>>();
+  const known = knownCustomers.get(organizationId);
+  const emails = new Set<string>();
+  const customers: Array<ReturnType<typeof newCustomerRow>> = [];
   const events: TicketGroup['events'] = [];
   const tickets = requests.map((request, i) => {
     const email = normalizeEmail(request.body.customer_email);
-    if (!customers.has(email)) {
-      const customer = newCustomerRow(organizationId, request.body, now);
-      customers.set(email, customer);
-      const event = { type: 'customer.created', resourceType: 'customer', resourceId: customer.id, object: presentNewCustomer(customer), occurredAt: now } as const;
-      events.push({ row: eventRowOf(organizationId, request.actor, event), customer: customer.id });
+    if (!emails.has(email)) {
+      emails.add(email);
+      // A customer this process saw committed is looked up by email only: no row nor event to
+      // make for it in case the statement has to create it.
+      if (!known?.has(email)) {
+        const customer = newCustomerRow(organizationId, request.body, now);
+        customers.push(customer);
+        const event = { type: 'customer.created', resourceType: 'customer', resourceId: customer.id, object: presentNewCustomer(customer), occurredAt: now } as const;
+        events.push({ row: eventRowOf(organizationId, request.actor, event), customer: customer.id });
+      }
     }
     // Number and customer to come: the event's JSON has stand-ins the statement fills in.
     const row = newTicketRow(organizationId, 0, '', request.body, now);
@@ -212,7 +262,17 @@ async function writeTicketGroup(db: Kysely<Database>, requests: CreateRequest[])
     events.push({ row: eventRowOf(organizationId, request.actor, event), ticket: i });
     return { row, customerEmail: email };
   });
-  const { first, customerIds } = await insertTicketGroup(db, { organizationId, now, customers: [...customers.values()], tickets, events });
+  let written: Awaited<ReturnType<typeof insertTicketGroup>>;
+  try {
+    written = await insertTicketGroup(db, { organizationId, now, customers, tickets, events });
+  } catch (error) {
+    // Perhaps a customer it took as known is gone (deleted, its email changed): the creates are
+    // written again one by one (orOneByOne), which create it; forget what was known.
+    forgetCustomers(organizationId);
+    throw error;
+  }
+  const { first, customerIds } = written;
+  rememberCustomers(organizationId, emails);
   announceCommitted(organizationId);
   // The rows as written are the tickets: no need to read them back.
   return tickets.map(({ row }, i) => presentTicket({ ...row, ticket_number: first + i, customer_id: customerIds[i]! }));
