@@ -57,16 +57,16 @@ describe('the search index pending list (migration 0019)', () => {
 
   // The counter's row is updated by every group of creates; its page must be pruned of the dead
   // versions after a few updates, not when full (fillfactor 10): the foreign-key checks of every
-  // ticket and event read it. A HOT update takes a free line pointer of the page, so the row's
-  // place on its page stays low only if the page is pruned (it was the 41st after 40 creates).
-  it.runIf(TEST_STORE === 'postgres')('the organization\'s row stays near the start of a pruned page under creates one after another', async () => {
-    const org = await t.newOrg('Counter page');
-    for (let i = 0; i < 40; i++) {
-      const body = { customer_name: 'P', customer_email: 'p@example.com', subject: `One after another ${i}`, description: 'd' };
-      expect((await t.request({ method: 'POST', url: '/v1/tickets', body, key: org.adminKey })).statusCode).toBe(201);
-    }
-    const { rows } = await sql<{ slot: number }>`select (ctid::text::point)[1] as slot from organizations where id = ${org.id}`.execute(t.store.db);
-    expect(rows[0]!.slot).toBeLessThan(20);
+  // ticket and event read it. Checked as the tables' storage option, not as the row's place on its
+  // page after some creates: pruning waits for every older transaction of the whole cluster (any
+  // other test's, or a bench's), so that place said more about the neighbours than about 0019.
+  it.runIf(TEST_STORE === 'postgres')('the counters\' tables leave room on their pages for the updates of every group of creates', async () => {
+    const { rows } = await sql<{ relname: string; reloptions: string[] | null }>`
+      select relname, reloptions from pg_class where relname in ('organizations', 'event_counters') and relkind = 'r' order by relname`.execute(t.store.db);
+    expect(rows).toEqual([
+      { relname: 'event_counters', reloptions: ['fillfactor=10'] },
+      { relname: 'organizations', reloptions: ['fillfactor=10'] },
+    ]);
   });
 
   // Only the index's owner may merge: a service running as another role warns once and stops
