@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Insertable, type RawBuilder, type SelectQueryBuilder, type SqlBool, type Updateable } from 'kysely';
 import { KEY_COLUMNS, type KeyColumns } from '../../auth/api-keys.repository.js';
 import { preparedQuery } from '../../db/prepared.js';
+import type { VersionedReads, VersionedStatement } from '../../db/store.js';
 import { UNINDEXED_TERM_WINDOW, type SearchTerm, type TicketSearch } from '../../db/search.js';
 import type { CustomersTable, Database, TicketRow, TicketsTable } from '../../db/types.js';
 import type { UnpositionedEventRow } from '../events/events.repository.js';
@@ -248,6 +249,25 @@ export async function findTicketWithKey(db: Executor, keyHash: string, id: strin
   const ticket: Record<string, unknown> = {};
   for (const c of COLUMNS) ticket[c] = row[c];
   return { key: key as KeyColumns, record: ticket as TicketColumns };
+}
+
+const versionedStatements = new WeakMap<VersionedReads, VersionedStatement>();
+
+/**
+ * GET by id where keys are cached (SQLite, RouteAuth.withKey.readVersioned): the ticket by id in
+ * the organization, and the key cache's version from the same read transaction. Synchronous.
+ */
+export function findTicketVersioned(reads: VersionedReads, organizationId: string, id: string): { version: number; record: TicketColumns | null } {
+  let statement = versionedStatements.get(reads);
+  if (statement === undefined) {
+    statement = reads.prepare(COLUMNS, 'tickets', 't.organization_id = ? and t.id = ?');
+    versionedStatements.set(reads, statement);
+  }
+  const { version, row } = statement(organizationId, id);
+  if (row === undefined) return { version, record: null };
+  const ticket: Record<string, unknown> = {};
+  for (let i = 0; i < COLUMNS.length; i++) ticket[COLUMNS[i]!] = row[i];
+  return { version, record: ticket as TicketColumns };
 }
 
 /**

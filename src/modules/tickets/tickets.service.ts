@@ -350,6 +350,12 @@ async function createTicketAlone(deps: TicketDeps, request: CreateRequest): Prom
   });
 }
 
+/** A ticket read with the caller's key (tickets.routes.ts: auth.withKey), or a 404 for none. Synchronous. */
+export function presentTicketRead(row: TicketColumns | null): Ticket {
+  if (row === null) throw errors.notFound('Ticket');
+  return presentTicket(row);
+}
+
 export async function getTicket(deps: TicketDeps, organizationId: string, id: string, readWithKey?: TicketColumns | null): Promise<Ticket> {
   // Read already, in the key's statement (tickets.routes.ts: auth.withKey): a null is a 404 as well.
   if (readWithKey === null) throw errors.notFound('Ticket');
