@@ -87,6 +87,12 @@ export function registerConditionalRequests(app: FastifyInstance): void {
   // from. A DELETE answers no representation, so its check serializes the record as the GET does.
   const representations = new Map<string, { schema: unknown; fromGet: boolean }>();
   app.decorateRequest('ifMatch', null);
+  // Every If-Match route needs a representation to tag, or its check would be skipped: refuse to start.
+  const checkedUrls = new Set<string>();
+  app.addHook('onReady', (done) => {
+    const missing = [...checkedUrls].filter((url) => !representations.has(url));
+    done(missing.length > 0 ? new Error(`If-Match routes without a GET or PATCH of one record at the same address: ${missing.join(', ')}`) : undefined);
+  });
   app.addHook('onRoute', (route) => {
     const schema = route.schema ?? {};
     const response = schema.response as Record<string, unknown> | undefined;
@@ -102,6 +108,7 @@ export function registerConditionalRequests(app: FastifyInstance): void {
     const writes = (methods.includes('PATCH') || methods.includes('DELETE')) && isApiRoute(route.url) && route.url.includes(':') && route.config?.ifMatch === true;
     if (writes) {
       const url = route.url;
+      checkedUrls.add(url);
       addRouteHook(route, 'preHandler', (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
         const header = request.headers['if-match'];
         const representation = representations.get(url);
