@@ -92,7 +92,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Order matters: the rate-limit plugin adds its hook per route; authentication is app-level and
   // so runs first (401 before 429), the scope check runs in preParsing (429 before 403).
   const sharedRedis = await registerRateLimits(app, deps.config);
-  registerAuthentication(app, { db: deps.store.db, apiKeysVersion: deps.store.apiKeysVersion, authFailureExceeded: authFailureLimiter(app, deps.config.rateLimit) });
+  registerAuthentication(app, {
+    db: deps.store.db,
+    apiKeysVersion: deps.store.apiKeysVersion,
+    versionedReads: deps.store.versionedReads,
+    authFailureExceeded: authFailureLimiter(app, deps.config.rateLimit),
+  });
   // After authentication (keys are per API key) and its scope check (preParsing runs in order).
   registerIdempotency(app, { db: deps.store.db, requestTimeoutMs: deps.config.http.requestTimeoutMs });
   registerConditionalRequests(app);

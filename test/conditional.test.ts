@@ -1,4 +1,6 @@
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerConditionalRequests } from '../src/http/conditional.js';
 import { upload } from './helpers/attachments.js';
 import { buildTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -214,5 +216,15 @@ describe('If-Match on API keys', () => {
     const current = await get(url);
     expect(current.json<Json>()).toMatchObject({ name: 'Second', revoked_at: null });
     expect((await t.request({ method: 'DELETE', url, headers: { 'if-match': current.headers.etag as string } })).statusCode).toBe(204);
+  });
+});
+
+describe('an If-Match route without a representation to tag', () => {
+  it('stops the app from starting, instead of skipping its check', async () => {
+    const app = Fastify();
+    registerConditionalRequests(app);
+    app.delete('/v1/things/:thing_id', { config: { ifMatch: true } }, () => null);
+    await expect(app.ready()).rejects.toThrow(/If-Match routes without a GET or PATCH of one record at the same address: \/v1\/things\/:thing_id/);
+    await app.close();
   });
 });

@@ -106,6 +106,31 @@ describe('a flood of unauthenticated slow bodies', () => {
       exchange.socket.destroy();
     }
   });
+
+  it('keeps connections alive for answers made while the request is still being parsed: a ticket read by a cached key', async () => {
+    // The key is cached and its ticket read synchronously, so the answer is written from within the
+    // parser's headers callback, before it has marked the (bodiless) request complete.
+    const made = await t.request({ method: 'POST', url: '/v1/tickets', body: { customer_name: 'Ada', customer_email: 'ada@example.com', subject: 'Kept', description: 'Alive' } });
+    expect(made.statusCode).toBe(201);
+    const get = `GET /v1/tickets/${made.json<{ id: string }>().id} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${t.org.adminKey}\r\n\r\n`;
+    const exchange = open(get);
+    for (let n = 1; n <= 3; n++) {
+      await within(
+        new Promise<void>((resolve) => {
+          const check = () => (exchange.text().split('HTTP/1.1 200 ').length > n && /\r\n\r\n\{[^]*\}$/.test(exchange.text()) ? resolve() : undefined);
+          exchange.socket.on('data', check);
+          check();
+        }),
+        5_000,
+        `answer ${n}`,
+      );
+      if (n < 3) exchange.socket.write(get);
+    }
+    const answers = exchange.text().toLowerCase();
+    expect(answers).not.toContain('connection: close');
+    expect(answers.split('connection: keep-alive').length - 1).toBe(3);
+    exchange.socket.destroy();
+  });
 });
 
 describe('timeouts', () => {

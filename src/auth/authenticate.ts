@@ -1,12 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { addRouteHook } from '../shared/route-hooks.js';
 import type { Kysely } from 'kysely';
+import type { VersionedReads } from '../db/store.js';
 import type { Database } from '../db/types.js';
 import { errors, type UnauthorizedReason } from '../errors.js';
 import { toIsoOrNull } from '../shared/time.js';
 import { hashApiKey, isWellFormedApiKey } from './api-keys.js';
 import { findApiKeyByHash, touchApiKey, type KeyColumns } from './api-keys.repository.js';
-import { ApiKeyCache } from './key-cache.js';
+import { ApiKeyCache, type CachedKey } from './key-cache.js';
 import type { Scope } from './scopes.js';
 import { LOWER_CASE_UUID } from '../shared/validation.js';
 
@@ -44,6 +45,12 @@ export interface ReadWithKey {
   param: string;
   /** The key by hash and, in the key's own organization, the record by id (null when there is none). */
   read: (db: Kysely<Database>, keyHash: string, id: string) => Promise<{ key: KeyColumns | undefined; record: unknown }>;
+  /**
+   * Where keys are cached (SQLite): the record by id in the organization, in one statement with the
+   * key cache's version (Store.versionedReads), so a cached key's freshness check and the record
+   * cost one read, without a promise. Null when there is none.
+   */
+  readVersioned?: (reads: VersionedReads, organizationId: string, id: string) => { version: number; record: unknown };
 }
 
 declare module 'fastify' {
@@ -66,6 +73,8 @@ export interface AuthenticateOptions {
   db: Kysely<Database>;
   /** The store's API key version (Store.apiKeysVersion): with one, valid keys are cached. */
   apiKeysVersion: (() => number) | null;
+  /** The store's versioned reads (Store.versionedReads), for routes with `withKey.readVersioned`. */
+  versionedReads: VersionedReads | null;
   /** Counts a failed authentication for the client address; true when it is over its limit. */
   authFailureExceeded: (request: FastifyRequest) => Promise<number | null>;
 }
@@ -115,12 +124,25 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
   app.addHook('onRoute', (route) => {
     const auth = route.config?.auth;
     if (!auth) return;
+    const withKey = auth.withKey;
+    const reads = options.versionedReads;
+    const readVersioned =
+      withKey?.readVersioned !== undefined && reads !== null
+        ? (organizationId: string, id: string) => withKey.readVersioned!(reads, organizationId, id)
+        : undefined;
+    const param = withKey?.param;
     addRouteHook(
       route,
       'onRequest',
       (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
-        // A key the cache holds, still valid, is decided here without a promise (SQLite, most requests).
-        const cached = cache === null ? undefined : cachedContext(cache, request.headers.authorization);
+        // A key the cache holds, still valid, is decided here without a promise (SQLite, most
+        // requests); with the route's record read in the same statement as the cache's version.
+        const cached =
+          cache === null
+            ? undefined
+            : readVersioned !== undefined
+              ? cachedContextWithRecord(cache, request, param!, readVersioned)
+              : cachedContext(cache, request.headers.authorization);
         if (cached !== undefined) {
           request.auth = cached;
           return done();
@@ -159,11 +181,50 @@ function cachedContext(cache: ApiKeyCache, header: string | undefined): AuthCont
   cache.refresh();
   // Keyed by the key's hash, never the key itself: a heap dump must not hold every recent key. A
   // key is only cached after it was found well-formed and valid, so no checksum is needed here.
-  const entry = cache.get(hashApiKey(key));
+  return usable(cache.get(hashApiKey(key)));
+}
+
+/** The entry's context if nothing is to be done for it (not expired, last use recorded within the minute). */
+function usable(entry: CachedKey | undefined): AuthContext | undefined {
   if (entry === undefined) return undefined;
   const now = Date.now();
   if (entry.expiresAtMs <= now || now - entry.touchedAtMs > TOUCH_INTERVAL_MS) return undefined;
   return entry.context;
+}
+
+/**
+ * cachedContext for a route that answers one record (`withKey.readVersioned`): the cache's version
+ * is read in the same statement as the record, in the organization of the key as cached. When the
+ * version moved the cache is forgotten and the record with it (the key is read again, the slow
+ * way, and the handler reads the record); otherwise the key was valid as of that very read.
+ */
+function cachedContextWithRecord(
+  cache: ApiKeyCache,
+  request: FastifyRequest,
+  param: string,
+  readVersioned: (organizationId: string, id: string) => { version: number; record: unknown },
+): AuthContext | undefined {
+  const header = request.headers.authorization;
+  if (header === undefined) return undefined;
+  const id = (request.params as Record<string, unknown> | undefined)?.[param];
+  // Anything but a lower-case UUID is answered by validation later; the key is checked as anywhere.
+  if (typeof id !== 'string' || !LOWER_CASE_UUID.test(id)) return cachedContext(cache, header);
+  const key = BEARER.exec(header)?.[1];
+  if (key === undefined) return undefined;
+  const hash = hashApiKey(key);
+  const entry = cache.peek(hash);
+  if (entry === undefined) return undefined;
+  let read: { version: number; record: unknown };
+  try {
+    read = readVersioned(entry.context.organizationId, id);
+  } catch {
+    // The store failed: the slow way answers it where a route's failures are answered.
+    return undefined;
+  }
+  if (!cache.holdsAt(read.version)) return undefined;
+  const context = usable(entry);
+  if (context !== undefined) request.readWithKey = { id, record: read.record };
+  return context;
 }
 
 /** True when the route's key-id path parameter names the calling key itself. */

@@ -42,6 +42,22 @@ export class ApiKeyCache {
     return this.#entries.get(key);
   }
 
+  /** The entry as held, without a freshness check: use it only after `holdsAt` says it still holds. */
+  peek(key: string): CachedKey | undefined {
+    return this.#entries.get(key);
+  }
+
+  /**
+   * Whether the entries still hold at `version` (read by the caller with a record, in one read
+   * transaction); if not, forgets everything, as `refresh` does.
+   */
+  holdsAt(version: number): boolean {
+    if (version === this.#version) return true;
+    this.#entries.clear();
+    this.#version = version;
+    return false;
+  }
+
   /**
    * Keeps a key read from the store at `version` (taken before the read), unless a change came in
    * between: then the read may predate it, and the next request reads again.

@@ -39,7 +39,26 @@ export interface Store {
    * keys are then read from the store on every request.
    */
   apiKeysVersion: (() => number) | null;
+  /**
+   * SQLite: statements that read `apiKeysVersion` in their own read transaction, so a cached key's
+   * freshness and the record a request answers with are one read (the version alone cost a quarter
+   * of a primary-key read). Null where apiKeysVersion is.
+   */
+  versionedReads: VersionedReads | null;
   close(): Promise<void>;
+}
+
+/** A synchronous statement that also reads the API keys' version (Store.versionedReads). */
+export type VersionedStatement = (...parameters: unknown[]) => { version: number; row: unknown[] | undefined };
+
+export interface VersionedReads {
+  /**
+   * Prepares `select <columns> from <table> t ...` (SQLite; the table aliased `t`, its join
+   * condition in place of `...`, at most one row, whose first column is never null) to run as one
+   * statement with the version: `row` is the selected columns as an array, or undefined when
+   * nothing matched; `version` is apiKeysVersion as of the same read transaction.
+   */
+  prepare(columns: readonly string[], table: string, on: string): VersionedStatement;
 }
 
 /**
@@ -124,7 +143,18 @@ export function openStore(options: StoreOptions): Store {
     await checkpointer?.stop();
     await db.destroy();
   };
-  return { db, dialect: 'sqlite', search: sqliteTicketSearch, searches, file: path, health: new StoreHealth(), apiKeysVersion: sqliteApiKeysVersion(database), close };
+  const versions = sqliteApiKeysVersion(database);
+  return {
+    db,
+    dialect: 'sqlite',
+    search: sqliteTicketSearch,
+    searches,
+    file: path,
+    health: new StoreHealth(),
+    apiKeysVersion: versions.current,
+    versionedReads: versions.reads,
+    close,
+  };
 }
 
 /** The columns whose change can make a key refused or change what it may do (not last_used_at). */
@@ -142,7 +172,7 @@ const KEY_VALIDITY_COLUMNS = 'revoked_at, expires_at, scopes, role, organization
  * The triggers are created on first use (the store is opened before it is migrated); until they
  * exist, and if they cannot be created, every read is a new version, so nothing is ever cached.
  */
-function sqliteApiKeysVersion(database: BetterSqlite3.Database): () => number {
+function sqliteApiKeysVersion(database: BetterSqlite3.Database): { current: () => number; reads: VersionedReads } {
   let version = 0;
   let lastDataVersion: unknown = null;
   let installed = false;
@@ -163,18 +193,36 @@ function sqliteApiKeysVersion(database: BetterSqlite3.Database): () => number {
       // Not migrated yet: try again next time.
     }
   };
-  return () => {
+  /** The version given data_version as just read (`read` reads it, unless the triggers are missing). */
+  const versionAt = (read: () => unknown): number => {
     if (!installed) {
       install();
       if (!installed) return ++version;
     }
-    const current = dataVersion.get();
+    const current = read();
     if (current !== lastDataVersion) {
       lastDataVersion = current;
       version++;
     }
     return version;
   };
+  const readDataVersion = () => dataVersion.get();
+  const reads: VersionedReads = {
+    prepare(columns, table, on) {
+      // One statement, so one read transaction: data_version is read in the same snapshot as the row.
+      const statement = database
+        .prepare(`select d.data_version, ${columns.map((c) => `t.${c}`).join(', ')} from pragma_data_version d left join ${table} t on ${on}`)
+        .raw(true);
+      return (...parameters) => {
+        const row = statement.get(parameters) as unknown[];
+        const version = versionAt(() => row[0]);
+        if (row[1] === null) return { version, row: undefined };
+        row.shift();
+        return { version, row };
+      };
+    },
+  };
+  return { current: () => versionAt(readDataVersion), reads };
 }
 
 const INT8_OID = 20;
@@ -237,5 +285,5 @@ function openPostgres(connectionString: string, poolSize: number, timeouts: Stor
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: resilientPool(pool) }) });
   // Searches hold at most half the pool (and at least one connection), whatever is configured.
   const searches = postgresSearchRunner(db, { ...search, concurrency: Math.max(1, Math.min(search.concurrency, Math.floor(poolSize / 2))) });
-  return { db, dialect: 'postgres', search: postgresTicketSearch, searches, file: null, health: new StoreHealth(), apiKeysVersion: null, close: () => db.destroy() };
+  return { db, dialect: 'postgres', search: postgresTicketSearch, searches, file: null, health: new StoreHealth(), apiKeysVersion: null, versionedReads: null, close: () => db.destroy() };
 }

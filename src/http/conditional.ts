@@ -10,14 +10,16 @@ import { ErrorBody } from '../shared/schemas.js';
  * Conditional requests (RFC 9110 §13; decisions §13; docs/api-behaviour.md#etags): one mechanism.
  *
  * - Every 200 JSON answer of a single resource (a GET, HEAD or PATCH of an address with an id)
- *   carries a strong `ETag`: a hash of the representation, so it changes exactly when what the
- *   client would see changes (a team's members included), and the same record in the same state
- *   always has the same one, in every process.
+ *   carries a strong `ETag`: a hash of the answer's bytes as the route's serializer wrote them
+ *   (not parsed back), so it changes exactly when what the client would see changes (a team's
+ *   members included), and the same record in the same state always has the same one, in every
+ *   process.
  * - `If-None-Match` on such a GET: when one of its tags (weak comparison) or `*` names the current
  *   representation, the answer is 304 with the ETag and no body.
  * - `If-Match` on PATCH and DELETE: the service compares it with the record as it reads it under
  *   the transaction's lock (`assertIfMatch`), before changing anything, so the check and the write
- *   are one atomic step: a stale tag is 412 and nothing changes.
+ *   are one atomic step: a stale tag is 412 and nothing changes. The service tags the record with
+ *   the resource GET's own serializer (`IfMatch.tagOf`), so its tag is the GET's byte for byte.
  */
 
 const ETagHeader = (description: string) => Type.String({ maxLength: 2000, description });
@@ -28,57 +30,15 @@ const IfMatch = ETagHeader(
 
 const NotModified = Type.Null({ description: 'Not Modified: the copy named in If-None-Match is current (no body)' });
 
-/** The entity tag of a JSON representation: a hash of its canonical JSON (keys sorted). */
-export function etagOf(representation: unknown): string {
+/**
+ * The entity tag of a serialized representation: a hash of the answer's bytes, exactly as the
+ * route's serializer wrote them. The serializer writes the schema's properties in the schema's
+ * order whatever the object's, so the same record in the same state has the same bytes, and tag,
+ * in every process; any change a client could see changes them.
+ */
+export function etagOfPayload(payload: string): string {
   // One-shot hash: no Hash object per answer (it runs on every single-record GET).
-  return `"${hash('sha256', canonicalJson(representation), 'base64url').slice(0, 32)}"`;
-}
-
-/** JSON with every object's keys in code-unit order and undefined members left out. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) {
-    let out = '[';
-    // An undefined element adds nothing between its commas (as Array.prototype.join would).
-    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + ((canonicalJson(value[i]) as string | undefined) ?? '');
-    return `${out}]`;
-  }
-  if (value !== null && typeof value === 'object') {
-    const object = value as Record<string, unknown>;
-    const keys = sortedKeysOf(object);
-    // A flat object (every member a string, number, boolean, null or undefined), as a record's
-    // answer is: JSON.stringify writes exactly the members the key list names, in its order.
-    let flat = typeof object.toJSON !== 'function';
-    for (let i = 0; flat && i < keys.length; i++) {
-      const member = object[keys[i]!];
-      flat = member === null || (typeof member !== 'object' && typeof member !== 'function' && typeof member !== 'symbol' && typeof member !== 'bigint');
-    }
-    if (flat) return JSON.stringify(object, keys);
-    let out = '{';
-    for (const key of keys) {
-      const member = object[key];
-      if (member === undefined) continue;
-      out += `${out.length === 1 ? '' : ','}${JSON.stringify(key)}:${canonicalJson(member)}`;
-    }
-    return `${out}}`;
-  }
-  return JSON.stringify(value);
-}
-
-// The last key list sorted and its sorted copy: the answers of one route have the same keys in the
-// same order, and sorting them again was a third of the tag's cost.
-let lastKeys: string[] = [];
-let lastSorted: string[] = [];
-
-/** The object's own keys in code-unit order (Array.prototype.sort without a comparator, like `<`). */
-function sortedKeysOf(object: Record<string, unknown>): string[] {
-  const keys = Object.keys(object);
-  let same = keys.length === lastKeys.length;
-  for (let i = 0; same && i < keys.length; i++) same = keys[i] === lastKeys[i];
-  if (!same) {
-    lastKeys = keys;
-    lastSorted = [...keys].sort();
-  }
-  return lastSorted;
+  return `"${hash('sha256', payload, 'base64url').slice(0, 32)}"`;
 }
 
 /** The tags of an If-Match / If-None-Match header; `*` stays `*`. */
@@ -87,21 +47,29 @@ function tagsOf(header: string): string[] {
 }
 
 /**
- * Throws 412 unless `ifMatch` (the request's If-Match header, if any) names the current
- * representation of the record, or is `*`. Strong comparison: a weak tag never matches. Call it
- * inside the changing transaction, after reading the record with its lock.
+ * An If-Match header, with the way to tag a representation as the resource's GET answer is tagged
+ * (its route's serializer, then etagOfPayload).
  */
-export function assertIfMatch(ifMatch: string | undefined, current: unknown, resource: string): void {
-  if (ifMatch === undefined) return;
-  const tags = tagsOf(ifMatch);
-  if (tags.includes('*')) return;
-  if (!tags.includes(etagOf(current))) throw errors.preconditionFailed(resource);
+export interface IfMatch {
+  header: string;
+  tagOf: (representation: unknown) => string;
 }
 
-/** The request's If-Match header, for the service to check (see assertIfMatch). */
-export function ifMatchOf(request: FastifyRequest): string | undefined {
-  const value = request.headers['if-match'];
-  return typeof value === 'string' ? value : undefined;
+/**
+ * Throws 412 unless `ifMatch` (the request's If-Match, if any) names the current representation of
+ * the record, or is `*`. Strong comparison: a weak tag never matches. Call it inside the changing
+ * transaction, after reading the record with its lock.
+ */
+export function assertIfMatch(ifMatch: IfMatch | undefined, current: unknown, resource: string): void {
+  if (ifMatch === undefined) return;
+  const tags = tagsOf(ifMatch.header);
+  if (tags.includes('*')) return;
+  if (!tags.includes(ifMatch.tagOf(current))) throw errors.preconditionFailed(resource);
+}
+
+/** The request's If-Match, for the service to check (see assertIfMatch). */
+export function ifMatchOf(request: FastifyRequest): IfMatch | undefined {
+  return request.ifMatch ?? undefined;
 }
 
 /** The ETag of a single-record answer, as the OpenAPI document declares it. */
@@ -115,16 +83,43 @@ export function isSingleResource(url: string, response: Record<string, unknown> 
 }
 
 export function registerConditionalRequests(app: FastifyInstance): void {
+  // The 200 schema of each single-resource address's GET (or PATCH): what If-Match tags are made
+  // from. A DELETE answers no representation, so its check serializes the record as the GET does.
+  const representations = new Map<string, { schema: unknown; fromGet: boolean }>();
+  app.decorateRequest('ifMatch', null);
+  // Every If-Match route needs a representation to tag, or its check would be skipped: refuse to start.
+  const checkedUrls = new Set<string>();
+  app.addHook('onReady', (done) => {
+    const missing = [...checkedUrls].filter((url) => !representations.has(url));
+    done(missing.length > 0 ? new Error(`If-Match routes without a GET or PATCH of one record at the same address: ${missing.join(', ')}`) : undefined);
+  });
   app.addHook('onRoute', (route) => {
     const schema = route.schema ?? {};
     const response = schema.response as Record<string, unknown> | undefined;
     const methods = methodsOf(route.method);
     const single = isSingleResource(route.url, response);
+    if (single && (methods.includes('GET') || methods.includes('PATCH')) && !representations.get(route.url)?.fromGet) {
+      representations.set(route.url, { schema: response![200], fromGet: methods.includes('GET') });
+    }
     // The ETag hook is the route's own: GET (and its HEAD twin, which comes here as HEAD) and PATCH
     // of one record. First among the route's own: the HEAD twin's last one drops the body.
     if (single && (methods.includes('GET') || methods.includes('HEAD') || methods.includes('PATCH'))) addRouteHook(route, 'onSend', tagAnswer, { first: true });
     const reads = methods.includes('GET') && single;
     const writes = (methods.includes('PATCH') || methods.includes('DELETE')) && isApiRoute(route.url) && route.url.includes(':') && route.config?.ifMatch === true;
+    if (writes) {
+      const url = route.url;
+      checkedUrls.add(url);
+      addRouteHook(route, 'preHandler', (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
+        const header = request.headers['if-match'];
+        const representation = representations.get(url);
+        if (typeof header === 'string' && representation !== undefined) {
+          // The route's own serializer compiler (Fastify's default), so the bytes are the GET's.
+          const serialize = reply.compileSerializationSchema(representation.schema as Record<string, unknown>, '200') as (value: unknown) => string;
+          request.ifMatch = { header, tagOf: (value) => etagOfPayload(serialize(value)) };
+        }
+        done();
+      });
+    }
     if (!reads && !writes) return;
     const headers = (schema.headers ?? { type: 'object', properties: {} }) as { properties?: Record<string, unknown> };
     const extra = reads ? { 'if-none-match': IfNoneMatch } : { 'if-match': IfMatch };
@@ -150,12 +145,7 @@ function tagged(request: FastifyRequest, reply: FastifyReply, payload: unknown):
   if (method !== 'GET' && method !== 'HEAD' && method !== 'PATCH') return payload;
   const type = reply.getHeader('content-type');
   if (typeof type !== 'string' || !JSON_TYPE.test(type)) return payload;
-  let etag: string;
-  try {
-    etag = etagOf(JSON.parse(payload));
-  } catch {
-    return payload;
-  }
+  const etag = etagOfPayload(payload);
   void reply.header('etag', etag);
   const ifNoneMatch = request.headers['if-none-match'];
   if (method !== 'PATCH' && typeof ifNoneMatch === 'string') {
@@ -173,5 +163,9 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route's service checks If-Match against the record under its lock (assertIfMatch). */
     ifMatch?: boolean;
+  }
+  interface FastifyRequest {
+    /** The If-Match header of a route with `config.ifMatch`, with the tag function to check it by. */
+    ifMatch: IfMatch | null;
   }
 }

@@ -45,6 +45,18 @@ declare module 'fastify' {
 }
 
 /**
+ * Whether a request has a body to wait for (RFC 9112 §6.3: without Transfer-Encoding or
+ * Content-Length, a request's body is empty). A request without one is complete as soon as its
+ * headers are, though Node marks it `complete` only after the parser's headers callback returns:
+ * an answer made synchronously within that callback (a cached key, a synchronous read) would
+ * otherwise close a connection that has nothing left to read.
+ */
+function hasBody(headers: IncomingMessage['headers']): boolean {
+  const length = headers['content-length'];
+  return headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/**
  * One rule for every route: an answer sent before the request's body has fully arrived closes the
  * connection (`Connection: close`). Early answers are the norm for requests refused by their
  * headers — 401 without a valid key, 403, 404 for an unknown address, a portal token that opens
@@ -52,7 +64,8 @@ declare module 'fastify' {
  * the body first, at whatever pace the client sends it, or forever. So a client cannot hold a
  * connection open by sending an unauthenticated body slowly, and the server never drains 30 MB of
  * a refused upload. (`complete` turns true once the request has been parsed to its end: at once for
- * a request without a body, once read for one with a body. A body nobody read may not be parsed yet
+ * a request without a body, once read for one with a body; a request without a body is taken as
+ * complete even before that, see hasBody. A body nobody read may not be parsed yet
  * when the answer goes, so such a connection is closed even if its body did arrive: a client that
  * sent a refused request makes a new connection, which is cheap.)
  *
@@ -68,7 +81,7 @@ export function registerConnectionHandling(app: FastifyInstance): void {
   // Synchronous (no promise per answer): it runs on every request.
   app.addHook('onSend', (request, reply, payload, done) => {
     // `=== false`: injected requests (tests) have no such property and no connection to close.
-    if (closing || request.raw.complete === false) void reply.header('connection', 'close');
+    if (closing || (request.raw.complete === false && hasBody(request.raw.headers))) void reply.header('connection', 'close');
     done(null, payload);
   });
 }

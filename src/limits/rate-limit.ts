@@ -1,7 +1,8 @@
 import rateLimit, { type FastifyRateLimitStore, type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { errors } from '../errors.js';
+import { addRouteHook } from '../shared/route-hooks.js';
 import { openSharedRedis, type SharedRedis } from './redis.js';
 
 /**
@@ -10,11 +11,13 @@ import { openSharedRedis, type SharedRedis } from './redis.js';
  * authenticated response and Retry-After on 429. Requests that fail authentication are counted
  * per client address, so keys cannot be guessed at speed.
  *
- * The plugin adds its check to each route's own onRequest hooks, which run after the app-level
- * authentication hook whatever the registration order, so 401 comes before 429.
+ * The per-key check is the last of each authenticated route's own onRequest hooks, after the
+ * authentication hook (the first), so 401 comes before 429.
  *
- * With `REDIS_URL` the counters live in Redis, so every process shares each budget; without it they
- * live in this process. Resolves to the Redis connection (for the readiness check), or null.
+ * With `REDIS_URL` the counters live in Redis, so every process shares each budget, and the plugin
+ * counts them; without it they live in this process and a synchronous hook of this module counts
+ * the per-key budgets (the plugin still counts failed authentications and uploads). Resolves to
+ * the Redis connection (for the readiness check), or null.
  */
 export async function registerRateLimits(app: FastifyInstance, appConfig: Config): Promise<SharedRedis | null> {
   const config = appConfig.rateLimit;
@@ -24,13 +27,15 @@ export async function registerRateLimits(app: FastifyInstance, appConfig: Config
     app.addHook('onReady', async () => redis.connect());
     app.addHook('onClose', async () => redis.close());
   }
-  // Every authenticated route takes part and shares the plugin's one global store, so a key has one
-  // budget across all routes (a per-route `config.rateLimit` object would give each route its own
-  // store, i.e. its own budget). Routes without authentication opt out.
+  // Every authenticated route takes part and shares one store, so a key has one budget across all
+  // routes (a per-route `config.rateLimit` object would give each route its own store, i.e. its
+  // own budget). Routes without authentication opt out. Without Redis the budgets are counted by
+  // this module's own synchronous hook (keyBudgetHook): the plugin's awaits three promises a request.
+  const keyBudget = redis ? null : keyBudgetHook(config);
   app.addHook('onRoute', (route) => {
-    if (!route.config?.auth && route.config?.rateLimit === undefined) {
-      route.config = { ...route.config, rateLimit: false };
-    }
+    if (route.config?.rateLimit !== undefined) return;
+    if (!route.config?.auth || keyBudget) route.config = { ...route.config, rateLimit: false };
+    if (route.config.auth && keyBudget) addRouteHook(route, 'onRequest', keyBudget);
   });
   await app.register(rateLimit, {
     global: true,
@@ -46,6 +51,41 @@ export async function registerRateLimits(app: FastifyInstance, appConfig: Config
     ...(redis ? { store: redisStore(redis) } : {}),
   });
   return redis;
+}
+
+/** Distinct keys counted in this process; past it the window that started first is forgotten. */
+const MAX_COUNTED_KEYS = 10_000;
+
+/**
+ * The per-key budgets in this process, decided synchronously: the same fixed window per key as
+ * @fastify/rate-limit's local store (it starts with the key's first request and lasts `windowMs`;
+ * the request past the budget is 429 until it ends), the same RateLimit-* headers on every
+ * answer, and Retry-After with the 429. Runs after authentication (the route's first onRequest
+ * hook), so the key is known; a request without one never gets here.
+ */
+function keyBudgetHook(config: Config['rateLimit']) {
+  const windows = new Map<string, { count: number; startMs: number }>();
+  return (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void => {
+    const auth = request.auth;
+    const key = auth === null ? `ip:${request.ip}` : auth.keyId;
+    const max = auth?.role === 'admin' ? config.adminPerMinute : config.readonlyPerMinute;
+    const now = Date.now();
+    let window = windows.get(key);
+    if (window === undefined || window.startMs + config.windowMs <= now) {
+      // Re-inserted, so the map's first entry is always the window that started first.
+      if (window !== undefined) windows.delete(key);
+      else if (windows.size >= MAX_COUNTED_KEYS) windows.delete(windows.keys().next().value!);
+      window = { count: 0, startMs: now };
+      windows.set(key, window);
+    }
+    const count = ++window.count;
+    const resetSeconds = Math.ceil((config.windowMs - (now - window.startMs)) / 1000);
+    void reply.header('ratelimit-limit', max);
+    void reply.header('ratelimit-remaining', Math.max(0, max - count));
+    void reply.header('ratelimit-reset', resetSeconds);
+    if (count <= max) return done();
+    done(errors.rateLimited(Math.max(1, resetSeconds)));
+  };
 }
 
 /**

@@ -6,7 +6,7 @@ import type { AuthContext } from '../../auth/authenticate.js';
 import { ALL_SCOPES, READ_SCOPES, type Scope } from '../../auth/scopes.js';
 import type { Store } from '../../db/store.js';
 import type { Database } from '../../db/types.js';
-import { assertIfMatch } from '../../http/conditional.js';
+import { assertIfMatch, type IfMatch } from '../../http/conditional.js';
 import { errors, type FieldError } from '../../errors.js';
 import type { Executor } from '../../shared/executor.js';
 import type { Page } from '../../shared/pagination.js';
@@ -154,7 +154,7 @@ export async function createKey(deps: ApiKeyDeps, caller: Caller, body: CreateAp
  * Edits a live key (the route admits admin keys only). Of a read-only key only the name may change:
  * its scopes and settings are fixed at creation (spec §5.6). A revoked or expired key is final.
  */
-export async function updateKey(deps: ApiKeyDeps, caller: Caller, id: string, body: UpdateApiKeyBody, ifMatch?: string): Promise<ApiKey> {
+export async function updateKey(deps: ApiKeyDeps, caller: Caller, id: string, body: UpdateApiKeyBody, ifMatch?: IfMatch): Promise<ApiKey> {
   const { db } = deps.store;
   return withEvents(db, caller.organizationId, actorOf(caller), async (trx, events) => {
     const row = await getVisibleKey(trx, caller, id, true);
@@ -196,7 +196,7 @@ export async function updateKey(deps: ApiKeyDeps, caller: Caller, id: string, bo
  * (401) from the next request on. Revoking a revoked key changes nothing. The route admits admin
  * keys, and read-only keys on themselves only.
  */
-export async function revokeKey(deps: ApiKeyDeps, caller: Caller, id: string, ifMatch?: string): Promise<void> {
+export async function revokeKey(deps: ApiKeyDeps, caller: Caller, id: string, ifMatch?: IfMatch): Promise<void> {
   await withEvents(deps.store.db, caller.organizationId, actorOf(caller), async (trx, events) => {
     const row = await getVisibleKey(trx, caller, id, true);
     assertIfMatch(ifMatch, presentApiKey(row), 'The API key');

@@ -5,7 +5,7 @@ import type { Config } from '../../config.js';
 import type { Store } from '../../db/store.js';
 import type { AttachmentRow } from '../../db/types.js';
 import { AppError, errors, toAppError } from '../../errors.js';
-import { assertIfMatch } from '../../http/conditional.js';
+import { assertIfMatch, type IfMatch } from '../../http/conditional.js';
 import { pipeline } from 'node:stream';
 import type { Page } from '../../shared/pagination.js';
 import { nowIso, toIso } from '../../shared/time.js';
@@ -239,7 +239,7 @@ export async function getAttachment(deps: AttachmentDeps, organizationId: string
 }
 
 /** Deletes the row with its `attachment.deleted` event; false when there was none. */
-async function removeAttachmentRow(deps: AttachmentDeps, organizationId: string, ticketId: string, id: string, actor: Actor, ifMatch?: string): Promise<boolean> {
+async function removeAttachmentRow(deps: AttachmentDeps, organizationId: string, ticketId: string, id: string, actor: Actor, ifMatch?: IfMatch): Promise<boolean> {
   return withEvents(deps.store.db, organizationId, actor, async (trx, events) => {
     const current = await findAttachment(trx, organizationId, ticketId, id, true);
     if (!current) return false;
@@ -254,7 +254,7 @@ async function removeAttachmentRow(deps: AttachmentDeps, organizationId: string,
  * Removes the row, then the bytes. The database store's bytes go with the row (cascade); on disk
  * a crash between the two leaves only a file, which the start-up sweep removes.
  */
-export async function deleteAttachment(deps: AttachmentDeps, organizationId: string, ticketId: string, id: string, actor: Actor, ifMatch?: string): Promise<void> {
+export async function deleteAttachment(deps: AttachmentDeps, organizationId: string, ticketId: string, id: string, actor: Actor, ifMatch?: IfMatch): Promise<void> {
   await getTicketRow(deps.store.db, organizationId, ticketId);
   if (!(await removeAttachmentRow(deps, organizationId, ticketId, id, actor, ifMatch))) throw errors.notFound('Attachment');
   await deps.blobs.remove([id]);

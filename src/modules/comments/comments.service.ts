@@ -4,7 +4,7 @@ import type { AuthContext } from '../../auth/authenticate.js';
 import type { Store } from '../../db/store.js';
 import type { CommentRow, CommentsTable } from '../../db/types.js';
 import { errors } from '../../errors.js';
-import { assertIfMatch } from '../../http/conditional.js';
+import { assertIfMatch, type IfMatch } from '../../http/conditional.js';
 import type { Executor } from '../../shared/executor.js';
 import type { Page } from '../../shared/pagination.js';
 import { creationTimeIso } from '../../shared/clock.js';
@@ -108,7 +108,7 @@ export async function updateComment(
   id: string,
   body: UpdateCommentBody,
   actor: Actor,
-  ifMatch?: string,
+  ifMatch?: IfMatch,
 ): Promise<Comment> {
   const { db } = deps.store;
   await getTicketRow(db, organizationId, ticketId);
@@ -132,7 +132,7 @@ export async function updateComment(
   });
 }
 
-export async function deleteComment(deps: CommentDeps, organizationId: string, ticketId: string, id: string, actor: Actor, ifMatch?: string): Promise<void> {
+export async function deleteComment(deps: CommentDeps, organizationId: string, ticketId: string, id: string, actor: Actor, ifMatch?: IfMatch): Promise<void> {
   const { db } = deps.store;
   await getTicketRow(db, organizationId, ticketId);
   await withEvents(db, organizationId, actor, async (trx, events) => {

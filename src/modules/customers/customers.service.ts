@@ -3,7 +3,7 @@ import type { Insertable, Updateable } from 'kysely';
 import type { Store } from '../../db/store.js';
 import type { CustomersTable } from '../../db/types.js';
 import { errors } from '../../errors.js';
-import { assertIfMatch } from '../../http/conditional.js';
+import { assertIfMatch, type IfMatch } from '../../http/conditional.js';
 import type { Executor } from '../../shared/executor.js';
 import type { Page } from '../../shared/pagination.js';
 import { nowIso, toIso } from '../../shared/time.js';
@@ -172,7 +172,7 @@ export async function updateCustomer(
   id: string,
   body: UpdateCustomerBody,
   actor: Actor,
-  ifMatch?: string,
+  ifMatch?: IfMatch,
 ): Promise<Customer> {
   const { db } = deps.store;
   const accountValue = body.account_value === undefined || body.account_value === null ? body.account_value : parseAccountValue(body.account_value);
@@ -221,7 +221,7 @@ const TICKET_ID_CHUNK = 500;
  * transaction, then the attachments' stored bytes. Each ticket gets its `ticket.deleted` event
  * (written by one statement, however many there are), then the customer its `customer.deleted`.
  */
-export async function deleteCustomer(deps: CustomerDeps, organizationId: string, id: string, actor: Actor, ifMatch?: string): Promise<void> {
+export async function deleteCustomer(deps: CustomerDeps, organizationId: string, id: string, actor: Actor, ifMatch?: IfMatch): Promise<void> {
   const attachmentIds = await withEvents(deps.store.db, organizationId, actor, async (trx, events) => {
     const current = await getCustomerRow(trx, organizationId, id, true);
     assertIfMatch(ifMatch, presentCustomer(current), 'The customer');

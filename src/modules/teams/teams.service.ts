@@ -3,7 +3,7 @@ import type { Updateable } from 'kysely';
 import type { Store } from '../../db/store.js';
 import type { TeamsTable } from '../../db/types.js';
 import { errors } from '../../errors.js';
-import { assertIfMatch } from '../../http/conditional.js';
+import { assertIfMatch, type IfMatch } from '../../http/conditional.js';
 import { creationTimeIso } from '../../shared/clock.js';
 import type { Executor } from '../../shared/executor.js';
 import type { Page } from '../../shared/pagination.js';
@@ -81,7 +81,7 @@ export async function updateTeam(
   id: string,
   body: UpdateTeamBody,
   actor: Actor,
-  ifMatch?: string,
+  ifMatch?: IfMatch,
 ): Promise<Team> {
   const { db } = deps.store;
   await withEvents(db, organizationId, actor, async (trx, events) => {
@@ -106,7 +106,7 @@ export async function updateTeam(
  * `ticket.updated` for each (one statement), then `team.deleted`. The memberships go with the team
  * and have no events of their own.
  */
-export async function deleteTeam(deps: TeamDeps, organizationId: string, id: string, actor: Actor, ifMatch?: string): Promise<void> {
+export async function deleteTeam(deps: TeamDeps, organizationId: string, id: string, actor: Actor, ifMatch?: IfMatch): Promise<void> {
   await withEvents(deps.store.db, organizationId, actor, async (trx, events) => {
     const current = await getTeamRow(trx, organizationId, id, true);
     if (ifMatch !== undefined) assertIfMatch(ifMatch, await presentTeamRow(trx, organizationId, current), 'The team');

@@ -4,6 +4,7 @@ import { KEY_COLUMNS, type KeyColumns } from '../../auth/api-keys.repository.js'
 import { dialectOf } from '../../db/dialect.js';
 import { preparedQuery } from '../../db/prepared.js';
 import { ReadBatch, type ReadBatchStats } from '../../db/read-batch.js';
+import type { VersionedReads, VersionedStatement } from '../../db/store.js';
 import { UNINDEXED_TERM_WINDOW, type SearchTerm, type TicketSearch } from '../../db/search.js';
 import type { CustomersTable, Database, TicketRow, TicketsTable } from '../../db/types.js';
 import type { UnpositionedEventRow } from '../events/events.repository.js';
@@ -318,6 +319,25 @@ export async function findTicketWithKey(db: Executor, keyHash: string, id: strin
 /** How the get-by-id reads of this database were grouped so far (statements, reads, largest), or undefined before the first. */
 export function ticketWithKeyReadStats(db: Executor): ReadBatchStats | undefined {
   return batches.get(db)?.stats;
+}
+
+const versionedStatements = new WeakMap<VersionedReads, VersionedStatement>();
+
+/**
+ * GET by id where keys are cached (SQLite, RouteAuth.withKey.readVersioned): the ticket by id in
+ * the organization, and the key cache's version from the same read transaction. Synchronous.
+ */
+export function findTicketVersioned(reads: VersionedReads, organizationId: string, id: string): { version: number; record: TicketColumns | null } {
+  let statement = versionedStatements.get(reads);
+  if (statement === undefined) {
+    statement = reads.prepare(COLUMNS, 'tickets', 't.organization_id = ? and t.id = ?');
+    versionedStatements.set(reads, statement);
+  }
+  const { version, row } = statement(organizationId, id);
+  if (row === undefined) return { version, record: null };
+  const ticket: Record<string, unknown> = {};
+  for (let i = 0; i < COLUMNS.length; i++) ticket[COLUMNS[i]!] = row[i];
+  return { version, record: ticket as TicketColumns };
 }
 
 /**

@@ -7,7 +7,7 @@ import { toPage, withNextLink } from '../../shared/pagination.js';
 import { actorOf } from '../events/events.log.js';
 import { ErrorBody, responses } from '../../shared/schemas.js';
 import { CreateTicketBody, ListTicketsQuery, Ticket, TicketParams, UpdateTicketBody } from './tickets.schemas.js';
-import { findTicketWithKey, TICKET_ORDER, type TicketColumns } from './tickets.repository.js';
+import { findTicketVersioned, findTicketWithKey, TICKET_ORDER, type TicketColumns } from './tickets.repository.js';
 import * as tickets from './tickets.service.js';
 
 export async function ticketsRoutes(fastify: FastifyInstance, deps: tickets.TicketDeps): Promise<void> {
@@ -30,11 +30,15 @@ export async function ticketsRoutes(fastify: FastifyInstance, deps: tickets.Tick
   });
 
   app.get('/v1/tickets/:ticket_id', {
-    // Where keys are read on every request (PostgreSQL), the ticket is read in the key's statement.
-    config: { auth: { scope: 'tickets:read', withKey: { param: 'ticket_id', read: findTicketWithKey } } },
+    // Where keys are read on every request (PostgreSQL), the ticket is read in the key's statement;
+    // where they are cached (SQLite), in the statement that checks the cache is still current.
+    config: { auth: { scope: 'tickets:read', withKey: { param: 'ticket_id', read: findTicketWithKey, readVersioned: findTicketVersioned } } },
     schema: { tags, summary: 'Get a ticket', params: TicketParams, response: responses({ 200: Ticket, 404: ErrorBody }) },
-    handler: (request) =>
-      tickets.getTicket(deps, authOf(request).organizationId, request.params.ticket_id, readWithKeyOf<TicketColumns>(request, request.params.ticket_id)),
+    handler: (request) => {
+      const read = readWithKeyOf<TicketColumns>(request, request.params.ticket_id);
+      // Read with the key: answered without a promise.
+      return read === undefined ? tickets.getTicket(deps, authOf(request).organizationId, request.params.ticket_id) : tickets.presentTicketRead(read);
+    },
   });
 
   app.post('/v1/tickets', {

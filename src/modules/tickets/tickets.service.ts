@@ -6,7 +6,7 @@ import type { Store } from '../../db/store.js';
 import type { Database, TicketsTable } from '../../db/types.js';
 import { isStoreUnavailable } from '../../db/unavailable.js';
 import { errors } from '../../errors.js';
-import { assertIfMatch } from '../../http/conditional.js';
+import { assertIfMatch, type IfMatch } from '../../http/conditional.js';
 import type { Executor } from '../../shared/executor.js';
 import { GroupCommit, type GroupCommitStats, type Outcome } from '../../shared/group-commit.js';
 import type { Page } from '../../shared/pagination.js';
@@ -410,6 +410,12 @@ async function createTicketAlone(deps: TicketDeps, request: CreateRequest): Prom
   });
 }
 
+/** A ticket read with the caller's key (tickets.routes.ts: auth.withKey), or a 404 for none. Synchronous. */
+export function presentTicketRead(row: TicketColumns | null): Ticket {
+  if (row === null) throw errors.notFound('Ticket');
+  return presentTicket(row);
+}
+
 export async function getTicket(deps: TicketDeps, organizationId: string, id: string, readWithKey?: TicketColumns | null): Promise<Ticket> {
   // Read already, in the key's statement (tickets.routes.ts: auth.withKey): a null is a 404 as well.
   if (readWithKey === null) throw errors.notFound('Ticket');
@@ -472,7 +478,7 @@ export async function updateTicket(
   id: string,
   body: UpdateTicketBody,
   actor: Actor,
-  ifMatch?: string,
+  ifMatch?: IfMatch,
 ): Promise<Ticket> {
   return withEvents(deps.store.db, organizationId, actor, async (trx, events) => {
     // Locked until the commit, so a concurrent update waits and then sees this one's values: the
@@ -528,7 +534,7 @@ export async function rotateTrackingToken(deps: TicketDeps, organizationId: stri
 }
 
 /** Deletes the ticket with its comments and attachments, then the attachments' stored bytes. */
-export async function deleteTicket(deps: TicketDeps, organizationId: string, id: string, actor: Actor, ifMatch?: string): Promise<void> {
+export async function deleteTicket(deps: TicketDeps, organizationId: string, id: string, actor: Actor, ifMatch?: IfMatch): Promise<void> {
   const attachmentIds = await withEvents(deps.store.db, organizationId, actor, async (trx, events) => {
     const current = await findTicketForUpdate(trx, organizationId, id);
     if (!current) throw errors.notFound('Ticket');

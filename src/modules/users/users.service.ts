@@ -4,7 +4,7 @@ import { revokeKeysOfHolder } from '../../auth/api-keys.repository.js';
 import type { Store } from '../../db/store.js';
 import type { UsersTable } from '../../db/types.js';
 import { errors } from '../../errors.js';
-import { assertIfMatch } from '../../http/conditional.js';
+import { assertIfMatch, type IfMatch } from '../../http/conditional.js';
 import { creationTimeIso } from '../../shared/clock.js';
 import type { Executor } from '../../shared/executor.js';
 import type { Page } from '../../shared/pagination.js';
@@ -101,7 +101,7 @@ export async function createUser(deps: UserDeps, organizationId: string, body: C
   return user;
 }
 
-export async function updateUser(deps: UserDeps, organizationId: string, id: string, body: UpdateUserBody, actor: Actor, ifMatch?: string): Promise<User> {
+export async function updateUser(deps: UserDeps, organizationId: string, id: string, body: UpdateUserBody, actor: Actor, ifMatch?: IfMatch): Promise<User> {
   const { db } = deps.store;
   await getUserRow(db, organizationId, id);
   if (body.email !== undefined) {
@@ -141,7 +141,7 @@ export async function updateUser(deps: UserDeps, organizationId: string, id: str
  * to null by the foreign keys. Events: `ticket.updated` per ticket unassigned, `team.member_removed`
  * per team left, `api_key.revoked` per key revoked (each kind by one statement), then `user.deleted`.
  */
-export async function deleteUser(deps: UserDeps, organizationId: string, id: string, actor: Actor, ifMatch?: string): Promise<void> {
+export async function deleteUser(deps: UserDeps, organizationId: string, id: string, actor: Actor, ifMatch?: IfMatch): Promise<void> {
   await withEvents(deps.store.db, organizationId, actor, async (trx, events) => {
     const current = await getUserRow(trx, organizationId, id, true);
     assertIfMatch(ifMatch, presentUser(current), 'The user');

@@ -4,7 +4,7 @@ import type { WebhookConfig } from '../../config.js';
 import type { Store } from '../../db/store.js';
 import type { WebhookDeliveryRow, WebhookEndpointRow, WebhookEndpointsTable } from '../../db/types.js';
 import { errors } from '../../errors.js';
-import { assertIfMatch } from '../../http/conditional.js';
+import { assertIfMatch, type IfMatch } from '../../http/conditional.js';
 import { creationTimeIso } from '../../shared/clock.js';
 import type { Executor } from '../../shared/executor.js';
 import type { Page } from '../../shared/pagination.js';
@@ -167,7 +167,7 @@ export async function updateWebhook(
   organizationId: string,
   id: string,
   body: UpdateWebhookBody,
-  ifMatch?: string,
+  ifMatch?: IfMatch,
 ): Promise<UpdatedWebhook> {
   const url = body.url === undefined ? undefined : checkUrl(deps, body.url);
   return deps.store.db.transaction().execute(async (trx) => {
@@ -201,7 +201,7 @@ export async function updateWebhook(
   });
 }
 
-export async function deleteWebhook(deps: WebhookDeps, organizationId: string, id: string, ifMatch?: string): Promise<void> {
+export async function deleteWebhook(deps: WebhookDeps, organizationId: string, id: string, ifMatch?: IfMatch): Promise<void> {
   if (ifMatch === undefined) {
     if (!(await deleteEndpoint(deps.store.db, organizationId, id.toLowerCase()))) throw errors.notFound('Webhook');
     return;
