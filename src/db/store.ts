@@ -235,7 +235,7 @@ function sqliteApiKeysVersion(database: BetterSqlite3.Database): { current: () =
       try {
         return inOneTransaction(run) as T;
       } finally {
-        if (grouped! > stats.largest) stats.largest = grouped!;
+        if (grouped > stats.largest) stats.largest = grouped!;
         grouped = null;
       }
     },
