@@ -127,27 +127,33 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
     const withKey = auth.withKey;
     const reads = options.versionedReads;
     const readVersioned =
-      withKey?.readVersioned !== undefined && reads !== null
+      withKey?.readVersioned !== undefined && reads !== null && cache !== null
         ? (organizationId: string, id: string) => withKey.readVersioned!(reads, organizationId, id)
         : undefined;
     const param = withKey?.param;
+    const slow = (request: FastifyRequest, done: (error?: Error) => void) => {
+      authenticateFromStore(request, auth).then(() => done(), done);
+    };
+    const group = readVersioned !== undefined ? new VersionedReadGroup(cache!, reads!, readVersioned, slow) : undefined;
     addRouteHook(
       route,
       'onRequest',
       (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
         // A key the cache holds, still valid, is decided here without a promise (SQLite, most
-        // requests); with the route's record read in the same statement as the cache's version.
-        const cached =
-          cache === null
-            ? undefined
-            : readVersioned !== undefined
-              ? cachedContextWithRecord(cache, request, param!, readVersioned)
-              : cachedContext(cache, request.headers.authorization);
-        if (cached !== undefined) {
-          request.auth = cached;
-          return done();
+        // requests); a route's record is read with the cache's version at the end of the turn,
+        // in one read transaction with the other such reads of the turn (VersionedReadGroup).
+        if (cache !== null) {
+          if (group !== undefined) {
+            if (group.add(request, param!, done)) return;
+          } else {
+            const cached = cachedContext(cache, request.headers.authorization);
+            if (cached !== undefined) {
+              request.auth = cached;
+              return done();
+            }
+          }
         }
-        authenticateFromStore(request, auth).then(() => done(), done);
+        slow(request, done);
       },
       { first: true },
     );
@@ -192,39 +198,114 @@ function usable(entry: CachedKey | undefined): AuthContext | undefined {
   return entry.context;
 }
 
+interface PendingRead {
+  request: FastifyRequest;
+  id: string;
+  hash: string;
+  done: (error?: Error) => void;
+  /** The cache's entry for the key when the group ran, undefined when it held none. */
+  entry: CachedKey | undefined;
+  /** What the read answered; undefined when it failed or was not made. */
+  read: { version: number; record: unknown } | undefined;
+}
+
 /**
- * cachedContext for a route that answers one record (`withKey.readVersioned`): the cache's version
- * is read in the same statement as the record, in the organization of the key as cached. When the
- * version moved the cache is forgotten and the record with it (the key is read again, the slow
- * way, and the handler reads the record); otherwise the key was valid as of that very read.
+ * cachedContext for a route that answers one record (`withKey.readVersioned`), for the requests of
+ * one turn of the event loop together: at the end of the turn (`setImmediate`, as db/read-batch.ts
+ * and the group commit of creates wait) their records are read in ONE read transaction
+ * (VersionedReads.group), each with the cache's version and in the organization of its key as
+ * cached, so the transaction's start (its locks, its checks of the WAL) is paid once per group and
+ * the group is answered in one turn. A lone request goes alone, by its own statement.
+ *
+ * Every read of a group is of the same snapshot, so one version covers them all: when it moved, the
+ * cache is forgotten and every request of the group goes the slow way (the key read again, the
+ * record read by the handler), so a key revoked anywhere is refused on the very next request
+ * exactly as with a read each. A request is answered from the cache only when the entry its read
+ * used is still the cache's entry for its key after that check, and still usable (expiry, touch).
+ * A read that fails, or a group whose transaction fails, sends its requests the slow way, which
+ * answers the store's failure where a route's failures are answered.
  */
-function cachedContextWithRecord(
-  cache: ApiKeyCache,
-  request: FastifyRequest,
-  param: string,
-  readVersioned: (organizationId: string, id: string) => { version: number; record: unknown },
-): AuthContext | undefined {
-  const header = request.headers.authorization;
-  if (header === undefined) return undefined;
-  const id = (request.params as Record<string, unknown> | undefined)?.[param];
-  // Anything but a lower-case UUID is answered by validation later; the key is checked as anywhere.
-  if (typeof id !== 'string' || !LOWER_CASE_UUID.test(id)) return cachedContext(cache, header);
-  const key = BEARER.exec(header)?.[1];
-  if (key === undefined) return undefined;
-  const hash = hashApiKey(key);
-  const entry = cache.peek(hash);
-  if (entry === undefined) return undefined;
-  let read: { version: number; record: unknown };
-  try {
-    read = readVersioned(entry.context.organizationId, id);
-  } catch {
-    // The store failed: the slow way answers it where a route's failures are answered.
-    return undefined;
+class VersionedReadGroup {
+  private pending: PendingRead[] = [];
+  /** The group being collected is waiting for the end of the turn. */
+  private scheduled = false;
+
+  constructor(
+    private readonly cache: ApiKeyCache,
+    private readonly reads: VersionedReads,
+    private readonly readVersioned: (organizationId: string, id: string) => { version: number; record: unknown },
+    private readonly slow: (request: FastifyRequest, done: (error?: Error) => void) => void,
+  ) {}
+
+  /**
+   * Takes the request into the turn's group when its key is cached and its id is a record's (true:
+   * `done` will be called); false when it is to be decided otherwise (the caller goes the slow way).
+   */
+  add(request: FastifyRequest, param: string, done: (error?: Error) => void): boolean {
+    const header = request.headers.authorization;
+    if (header === undefined) return false;
+    const id = (request.params as Record<string, unknown> | undefined)?.[param];
+    // Anything but a lower-case UUID is answered by validation later; the key is checked as anywhere.
+    if (typeof id !== 'string' || !LOWER_CASE_UUID.test(id)) {
+      const cached = cachedContext(this.cache, header);
+      if (cached === undefined) return false;
+      request.auth = cached;
+      done();
+      return true;
+    }
+    const key = BEARER.exec(header)?.[1];
+    if (key === undefined) return false;
+    const hash = hashApiKey(key);
+    if (this.cache.peek(hash) === undefined) return false;
+    this.pending.push({ request, id, hash, done, entry: undefined, read: undefined });
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(this.run);
+    }
+    return true;
   }
-  if (!cache.holdsAt(read.version)) return undefined;
-  const context = usable(entry);
-  if (context !== undefined) request.readWithKey = { id, record: read.record };
-  return context;
+
+  private readonly run = (): void => {
+    this.scheduled = false;
+    const group = this.pending;
+    this.pending = [];
+    const cache = this.cache;
+    const readVersioned = this.readVersioned;
+    const readAll = () => {
+      for (const p of group) {
+        // The entry as held now (an earlier group may have forgotten it since the request came).
+        p.entry = cache.peek(p.hash);
+        if (p.entry === undefined) continue;
+        try {
+          p.read = readVersioned(p.entry.context.organizationId, p.id);
+        } catch {
+          p.read = undefined;
+        }
+      }
+    };
+    if (group.length === 1) readAll();
+    else {
+      try {
+        this.reads.group(readAll);
+      } catch {
+        // The transaction itself failed (a store that is gone): every request the slow way.
+        for (const p of group) p.read = undefined;
+      }
+    }
+    for (const p of group) {
+      const read = p.read;
+      // One snapshot: the first read whose version moved forgets the cache, and the entries of the
+      // others are then gone too.
+      const context = read !== undefined && cache.holdsAt(read.version) && cache.peek(p.hash) === p.entry ? usable(p.entry) : undefined;
+      if (context === undefined) {
+        this.slow(p.request, p.done);
+        continue;
+      }
+      p.request.auth = context;
+      p.request.readWithKey = { id: p.id, record: read!.record };
+      p.done();
+    }
+  };
 }
 
 /** True when the route's key-id path parameter names the calling key itself. */

@@ -59,6 +59,20 @@ export interface VersionedReads {
    * nothing matched; `version` is apiKeysVersion as of the same read transaction.
    */
   prepare(columns: readonly string[], table: string, on: string): VersionedStatement;
+  /**
+   * Runs `reads` (calls of prepared versioned statements) in one read transaction, so they share
+   * one snapshot (one version) and one transaction start (a lone read needs no group: its
+   * statement is its own transaction).
+   */
+  group<T>(reads: () => T): T;
+  /** Read transactions the versioned statements ran in, the reads they answered, the largest group. */
+  readonly stats: VersionedReadStats;
+}
+
+export interface VersionedReadStats {
+  transactions: number;
+  reads: number;
+  largest: number;
 }
 
 /**
@@ -207,13 +221,35 @@ function sqliteApiKeysVersion(database: BetterSqlite3.Database): { current: () =
     return version;
   };
   const readDataVersion = () => dataVersion.get();
+  const stats: VersionedReadStats = { transactions: 0, reads: 0, largest: 0 };
+  /** Reads so far in the group being run (null outside a group). */
+  let grouped: number | null = null;
+  // Deferred: the read transaction starts at the group's first read. Inside a transaction already
+  // open on this connection, better-sqlite3 makes it a savepoint.
+  const inOneTransaction = database.transaction((reads: () => unknown) => reads());
   const reads: VersionedReads = {
+    stats,
+    group<T>(run: () => T): T {
+      stats.transactions++;
+      grouped = 0;
+      try {
+        return inOneTransaction(run) as T;
+      } finally {
+        if (grouped > stats.largest) stats.largest = grouped!;
+        grouped = null;
+      }
+    },
     prepare(columns, table, on) {
       // One statement, so one read transaction: data_version is read in the same snapshot as the row.
       const statement = database
         .prepare(`select d.data_version, ${columns.map((c) => `t.${c}`).join(', ')} from pragma_data_version d left join ${table} t on ${on}`)
         .raw(true);
       return (...parameters) => {
+        stats.reads++;
+        if (grouped === null) {
+          stats.transactions++;
+          if (stats.largest < 1) stats.largest = 1;
+        } else grouped++;
         const row = statement.get(parameters) as unknown[];
         const version = versionAt(() => row[0]);
         if (row[1] === null) return { version, row: undefined };
