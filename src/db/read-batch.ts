@@ -1,3 +1,5 @@
+import type { Pending } from '../shared/group-commit.js';
+
 /**
  * Reads of one kind that arrive in the same turn of the event loop, answered by one statement for
  * all of them instead of one statement each, every read still getting its own answer (on
@@ -19,12 +21,6 @@ export interface ReadBatchStats {
   reads: number;
   /** The largest group so far. */
   largest: number;
-}
-
-interface Pending<I, R> {
-  item: I;
-  resolve: (value: R) => void;
-  reject: (error: unknown) => void;
 }
 
 export class ReadBatch<I, R> {

@@ -21,7 +21,8 @@ export interface GroupCommitStats {
   largest: number;
 }
 
-interface Pending<I, R> {
+/** A submitted item waiting for its batch, and how to answer it (GroupCommit, db/read-batch.ts). */
+export interface Pending<I, R> {
   item: I;
   resolve: (value: R) => void;
   reject: (error: unknown) => void;
