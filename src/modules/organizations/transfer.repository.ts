@@ -189,6 +189,7 @@ export const TRANSFER_TABLES: readonly TransferTable[] = [
       url: text,
       description: text,
       event_types: text,
+      resource_types: text,
       status: text,
       secret: text,
       previous_secret: text,
