@@ -477,7 +477,7 @@ export interface paths {
         };
         /**
          * The change feed: events after a cursor, in commit order
-         * @description Every change of the organization, oldest first, in the order the changes were committed. Start without `after`, then pass the `next_cursor` of each answer as `after`: no event is ever skipped or repeated, also with several server processes writing at once. A cursor older than the retention period is 410.
+         * @description Every change of the organization, oldest first, in the order the changes were committed. Start without `after`, then pass the `next_cursor` of each answer as `after`: no event is ever skipped or repeated, also with several server processes writing at once. A cursor older than the retention period is 410. Only the events of resources the key may read are shown: `ticket.*` needs tickets:read, `comment.*` comments:read, `attachment.*` attachments:read, `customer.*` customers:read, `team.*` teams:read, `user.*` users:read, `api_key.*` an admin key; events:read alone shows none.
          *
          *     Requires an API key with the scope `events:read`.
          */
@@ -1123,8 +1123,8 @@ export interface components {
             last_used_at: string | null;
             /** Format: date-time */
             revoked_at: string | null;
-            /** @description The plain key, shown this once: only its hash is stored */
-            key: string;
+            /** @description The plain key, shown this once: only its hash is stored (null in an answer replayed for an Idempotency-Key) */
+            key: string | null;
         };
         CreatedWebhook: {
             /** Format: uuid */
@@ -1151,10 +1151,10 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             /**
-             * @description The signing secret (whsec_ + base64), shown only in this answer: store it to verify deliveries
+             * @description The signing secret (whsec_ + base64), shown only in this answer: store it to verify deliveries (null in an answer replayed for an Idempotency-Key)
              * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw7zgz6ZnTMAI=
              */
-            secret: string;
+            secret: string | null;
         };
         /**
          * @example {
@@ -1337,7 +1337,6 @@ export interface components {
          *       "object": {
          *         "id": "6f1c2a3e-8d4b-4c5a-9e7f-0a1b2c3d4e5f",
          *         "ticket_number": 42,
-         *         "tracking_token": "b7e3f1a2-4c5d-4e6f-8a9b-0c1d2e3f4a5b",
          *         "ticket_display_id": "TKT-42",
          *         "customer_id": "3d2c1b0a-9f8e-4d7c-b6a5-4f3e2d1c0b9a",
          *         "subject": "Invoice shows the wrong total",
@@ -1389,15 +1388,18 @@ export interface components {
              * @description The ticket the record belongs to (tickets, comments, attachments), else null
              */
             ticket_id: string | null;
-            /** @description The record as the API shows it: after the change, or as it was for a deletion. Membership events carry `{team_id, user_id}`. */
+            /** @description The record as the API shows it: after the change, or as it was for a deletion; a ticket never with its tracking_token. Membership events carry `{team_id, user_id}`. */
             object: {
                 [key: string]: unknown;
             };
-            /** @description Updates only: each changed field with its old and new value, as the API shows them (updated_at left out) */
+            /** @description Updates only: each changed field with its old and new value, as the API shows them (updated_at left out); a changed tracking_token is `{"changed": true}`, without values */
             changes: {
                 [key: string]: {
                     old: unknown;
                     new: unknown;
+                } | {
+                    /** @constant */
+                    changed: true;
                 };
             } | null;
         };
@@ -1599,9 +1601,9 @@ export interface components {
             ticket_number: number;
             /**
              * Format: uuid
-             * @description Lets the customer reach the ticket through self-service
+             * @description Lets the customer reach the ticket through self-service: a credential, shown only to keys holding tickets:write (null for others, and in an answer replayed for an Idempotency-Key)
              */
-            tracking_token: string;
+            tracking_token: string | null;
             /** @example TKT-42 */
             ticket_display_id: string;
             /** Format: uuid */
@@ -2389,10 +2391,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer without doing the work again; with another body it is 422; while the first is still running, 409. 1 to 255 visible ASCII characters, e.g. a UUID; a quoted string ("...") names the same key as without quotes.
-                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
-                 */
+                /** @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer without doing the work again; with another body it is 422; while the first is still running, 409. 1 to 255 visible ASCII characters, e.g. a fresh UUID per operation; a quoted string ("...") names the same key as without quotes. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -2422,6 +2421,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this answer is the stored answer of an earlier request with the same Idempotency-Key (a secret it held shown once is null) */
+                    "Idempotent-Replayed"?: "true";
                     Location: components["headers"]["CreatedLocation"];
                     [name: string]: unknown;
                 };
@@ -2609,10 +2610,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer without doing the work again; with another body it is 422; while the first is still running, 409. 1 to 255 visible ASCII characters, e.g. a UUID; a quoted string ("...") names the same key as without quotes.
-                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
-                 */
+                /** @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer without doing the work again; with another body it is 422; while the first is still running, 409. 1 to 255 visible ASCII characters, e.g. a fresh UUID per operation; a quoted string ("...") names the same key as without quotes. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -2630,6 +2628,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this answer is the stored answer of an earlier request with the same Idempotency-Key (a secret it held shown once is null) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -2702,10 +2702,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer without doing the work again; with another body it is 422; while the first is still running, 409. 1 to 255 visible ASCII characters, e.g. a UUID; a quoted string ("...") names the same key as without quotes.
-                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
-                 */
+                /** @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer without doing the work again; with another body it is 422; while the first is still running, 409. 1 to 255 visible ASCII characters, e.g. a fresh UUID per operation; a quoted string ("...") names the same key as without quotes. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -2734,6 +2731,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this answer is the stored answer of an earlier request with the same Idempotency-Key (a secret it held shown once is null) */
+                    "Idempotent-Replayed"?: "true";
                     Location: components["headers"]["CreatedLocation"];
                     [name: string]: unknown;
                 };
@@ -2965,10 +2964,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer without doing the work again; with another body it is 422; while the first is still running, 409. 1 to 255 visible ASCII characters, e.g. a UUID; a quoted string ("...") names the same key as without quotes.
-                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
-                 */
+                /** @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer without doing the work again; with another body it is 422; while the first is still running, 409. 1 to 255 visible ASCII characters, e.g. a fresh UUID per operation; a quoted string ("...") names the same key as without quotes. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -2995,6 +2991,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this answer is the stored answer of an earlier request with the same Idempotency-Key (a secret it held shown once is null) */
+                    "Idempotent-Replayed"?: "true";
                     Location: components["headers"]["CreatedLocation"];
                     [name: string]: unknown;
                 };
@@ -3225,10 +3223,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer without doing the work again; with another body it is 422; while the first is still running, 409. 1 to 255 visible ASCII characters, e.g. a UUID; a quoted string ("...") names the same key as without quotes.
-                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
-                 */
+                /** @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer without doing the work again; with another body it is 422; while the first is still running, 409. 1 to 255 visible ASCII characters, e.g. a fresh UUID per operation; a quoted string ("...") names the same key as without quotes. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -3254,6 +3249,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this answer is the stored answer of an earlier request with the same Idempotency-Key (a secret it held shown once is null) */
+                    "Idempotent-Replayed"?: "true";
                     Location: components["headers"]["CreatedLocation"];
                     [name: string]: unknown;
                 };
@@ -3440,10 +3437,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer without doing the work again; with another body it is 422; while the first is still running, 409. 1 to 255 visible ASCII characters, e.g. a UUID; a quoted string ("...") names the same key as without quotes.
-                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
-                 */
+                /** @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer without doing the work again; with another body it is 422; while the first is still running, 409. 1 to 255 visible ASCII characters, e.g. a fresh UUID per operation; a quoted string ("...") names the same key as without quotes. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -3470,6 +3464,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this answer is the stored answer of an earlier request with the same Idempotency-Key (a secret it held shown once is null) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3484,6 +3480,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this answer is the stored answer of an earlier request with the same Idempotency-Key (a secret it held shown once is null) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3593,10 +3591,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer without doing the work again; with another body it is 422; while the first is still running, 409. 1 to 255 visible ASCII characters, e.g. a UUID; a quoted string ("...") names the same key as without quotes.
-                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
-                 */
+                /** @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer without doing the work again; with another body it is 422; while the first is still running, 409. 1 to 255 visible ASCII characters, e.g. a fresh UUID per operation; a quoted string ("...") names the same key as without quotes. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -3624,6 +3619,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this answer is the stored answer of an earlier request with the same Idempotency-Key (a secret it held shown once is null) */
+                    "Idempotent-Replayed"?: "true";
                     Location: components["headers"]["CreatedLocation"];
                     [name: string]: unknown;
                 };
@@ -3894,10 +3891,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer without doing the work again; with another body it is 422; while the first is still running, 409. 1 to 255 visible ASCII characters, e.g. a UUID; a quoted string ("...") names the same key as without quotes.
-                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
-                 */
+                /** @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer without doing the work again; with another body it is 422; while the first is still running, 409. 1 to 255 visible ASCII characters, e.g. a fresh UUID per operation; a quoted string ("...") names the same key as without quotes. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -3923,6 +3917,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this answer is the stored answer of an earlier request with the same Idempotency-Key (a secret it held shown once is null) */
+                    "Idempotent-Replayed"?: "true";
                     Location: components["headers"]["CreatedLocation"];
                     [name: string]: unknown;
                 };
@@ -4253,10 +4249,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer without doing the work again; with another body it is 422; while the first is still running, 409. 1 to 255 visible ASCII characters, e.g. a UUID; a quoted string ("...") names the same key as without quotes.
-                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
-                 */
+                /** @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer without doing the work again; with another body it is 422; while the first is still running, 409. 1 to 255 visible ASCII characters, e.g. a fresh UUID per operation; a quoted string ("...") names the same key as without quotes. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -4286,6 +4279,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this answer is the stored answer of an earlier request with the same Idempotency-Key (a secret it held shown once is null) */
+                    "Idempotent-Replayed"?: "true";
                     Location: components["headers"]["CreatedLocation"];
                     [name: string]: unknown;
                 };
@@ -4521,10 +4516,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer without doing the work again; with another body it is 422; while the first is still running, 409. 1 to 255 visible ASCII characters, e.g. a UUID; a quoted string ("...") names the same key as without quotes.
-                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
-                 */
+                /** @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer without doing the work again; with another body it is 422; while the first is still running, 409. 1 to 255 visible ASCII characters, e.g. a fresh UUID per operation; a quoted string ("...") names the same key as without quotes. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -4543,6 +4535,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this answer is the stored answer of an earlier request with the same Idempotency-Key (a secret it held shown once is null) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4616,10 +4610,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer without doing the work again; with another body it is 422; while the first is still running, 409. 1 to 255 visible ASCII characters, e.g. a UUID; a quoted string ("...") names the same key as without quotes.
-                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
-                 */
+                /** @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer without doing the work again; with another body it is 422; while the first is still running, 409. 1 to 255 visible ASCII characters, e.g. a fresh UUID per operation; a quoted string ("...") names the same key as without quotes. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -4641,6 +4632,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this answer is the stored answer of an earlier request with the same Idempotency-Key (a secret it held shown once is null) */
+                    "Idempotent-Replayed"?: "true";
                     Location: components["headers"]["CreatedLocation"];
                     [name: string]: unknown;
                 };

@@ -143,6 +143,7 @@ export const CORS_EXPOSED_HEADERS = [
   'Content-Disposition',
   'Content-Range',
   'WWW-Authenticate',
+  'Idempotent-Replayed',
 ];
 
 /**

@@ -2,6 +2,7 @@ import type { ParseArgsConfig } from 'node:util';
 import type { Store } from '../db/store.js';
 import { AppError } from '../errors.js';
 import { readFeed } from '../modules/events/events.service.js';
+import { OPERATOR_VIEW } from '../modules/events/events.visibility.js';
 import { CliError, type CliIo } from './io.js';
 import { resolveOrganization } from './keys.js';
 
@@ -35,7 +36,7 @@ export async function printEvents(store: Store, options: EventsOptions, io: CliI
   let cursor = options.after;
   let count = 0;
   for (;;) {
-    const page = await readFeed({ store }, organizationId, { after: cursor, types: options.types, limit: PAGE }).catch((error: unknown) => {
+    const page = await readFeed({ store }, { organizationId, ...OPERATOR_VIEW }, { after: cursor, types: options.types, limit: PAGE }).catch((error: unknown) => {
       if (error instanceof AppError && error.statusCode < 500) {
         const first = error.errors?.[0];
         throw new CliError(first ? `${first.field.replace(/^query\./, '--')} ${first.message}` : error.detail);

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -376,6 +376,39 @@ describe('ticketing export / import', () => {
     it('a file that is not an export is refused', async () => {
       await expectRefused('{"hello":"world"}\n', /Not a ticketing export/);
     });
+  });
+
+  it("an earlier version's export imports brought up to date: endpoints get a resource limit, events lose tracking tokens", async () => {
+    const older = await buildTestApp();
+    try {
+      const token = randomUUID();
+      const all = readFileSync(exportFile, 'utf8').trimEnd().split('\n').map((line) => {
+        const record = JSON.parse(line) as { type: string; table?: string; row?: Record<string, unknown> };
+        if (record.table === 'webhook_endpoints') {
+          const row = { ...record.row };
+          delete row.resource_types;
+          return JSON.stringify({ ...record, row });
+        }
+        if (record.table === 'events' && record.row?.type === 'ticket.updated') {
+          const data = JSON.parse(String(record.row.data)) as { object: Record<string, unknown>; changes: Record<string, unknown> | null };
+          const stale = { object: { ...data.object, tracking_token: token }, changes: { ...data.changes, tracking_token: { old: token, new: token } } };
+          return JSON.stringify({ ...record, row: { ...record.row, data: JSON.stringify(stale) } });
+        }
+        return line;
+      });
+      expect(all.join('\n')).toContain(token);
+      const file = join(dir, 'older.ndjson');
+      writeFileSync(file, `${all.join('\n')}\n`);
+      const res = await run(older, ['import', '--in', file]);
+      expect(res.code, res.stderr).toBe(0);
+      const endpoints = await older.store.db.selectFrom('webhook_endpoints').select('resource_types').where('organization_id', '=', source.org.id).execute();
+      expect(endpoints.map((e) => JSON.parse(e.resource_types) as unknown)).toEqual([['ticket']]);
+      const events = await older.store.db.selectFrom('events').select('data').where('organization_id', '=', source.org.id).execute();
+      expect(JSON.stringify(events)).not.toContain(token);
+      expect(events.some((e) => e.data.includes('"tracking_token":{"changed":true}'))).toBe(true);
+    } finally {
+      await older.close();
+    }
   });
 
   it('export writes to standard output without --out, and import reads standard input without --in', async () => {

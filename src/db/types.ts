@@ -188,6 +188,8 @@ export interface WebhookEndpointsTable {
   description: string | null;
   /** JSON array of event types, or `["*"]`. */
   event_types: string;
+  /** JSON array of the resource types whose events it may receive: those its creating key could read. */
+  resource_types: string;
   status: 'active' | 'paused' | 'disabled';
   secret: string;
   previous_secret: string | null;

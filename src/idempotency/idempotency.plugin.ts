@@ -65,9 +65,42 @@ export const IdempotencyKeyHeader = Type.String({
   description:
     'Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer ' +
     'without doing the work again; with another body it is 422; while the first is still running, 409. ' +
-    '1 to 255 visible ASCII characters, e.g. a UUID; a quoted string ("...") names the same key as without quotes.',
-  examples: ['8e03978e-40d5-43e8-bc93-6894a57f9324'],
+    '1 to 255 visible ASCII characters, e.g. a fresh UUID per operation; a quoted string ("...") names the same key as without quotes.',
+  // No example: the interactive documentation would send the same key with every request it tries.
 });
+
+/**
+ * The fingerprint of an upload: the request line, then the file part's name, type and bytes as they
+ * stream to storage (the upload calls it; docs/api-behaviour.md#idempotency-key).
+ */
+export class UploadFingerprint {
+  private begun = false;
+  /** The whole file went through. */
+  finished = false;
+
+  constructor(private readonly hash: Hash) {}
+
+  begin(filename: string, contentType: string): void {
+    if (this.begun) return;
+    this.begun = true;
+    this.hash.update(`${JSON.stringify([filename, contentType])}\n`);
+  }
+
+  add(chunk: Buffer): void {
+    if (this.begun && !this.finished) this.hash.update(chunk);
+  }
+
+  finish(): void {
+    if (this.begun) this.finished = true;
+  }
+
+  digest(): string {
+    return this.hash.digest('base64url');
+  }
+}
+
+/** Held in flight by an upload, whose fingerprint is known only once its file has been read. */
+const UPLOAD_IN_FLIGHT = 'upload-in-flight';
 
 interface Claim {
   id: KeyId;
@@ -76,10 +109,24 @@ interface Claim {
   done: boolean;
 }
 
+/** What a route says about its idempotent answers. */
+export interface IdempotencyRouteConfig {
+  /**
+   * Top-level fields of the answer that hold a secret shown once (a plain API key, a webhook
+   * secret, a tracking token): the stored copy has them null, and so does a replay.
+   */
+  secretFields?: readonly string[];
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     idempotencyHash: Hash | null;
     idempotencyClaim: Claim | null;
+    /** An upload with an Idempotency-Key it claimed: the upload feeds its file's bytes in. */
+    idempotencyUpload: UploadFingerprint | null;
+  }
+  interface FastifyContextConfig {
+    idempotency?: IdempotencyRouteConfig;
   }
 }
 
@@ -106,6 +153,7 @@ export function registerIdempotency(app: FastifyInstance, options: IdempotencyOp
   const lastPurge = new Map<string, number>();
   app.decorateRequest('idempotencyHash', null);
   app.decorateRequest('idempotencyClaim', null);
+  app.decorateRequest('idempotencyUpload', null);
 
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -128,7 +176,7 @@ export function registerIdempotency(app: FastifyInstance, options: IdempotencyOp
   /** An upload's body is read by @fastify/multipart straight from the socket (request.raw), not from the payload stream. */
   const hashRequestLine: preParsingAsyncHookHandler = async (request, _reply, payload) => {
     if (!appliesTo(request) || keyOf(request) === undefined) return payload;
-    // Its fingerprint is the method and path alone (docs/api-behaviour.md).
+    // Then its file part, fed in as it streams to storage (UploadFingerprint; docs/api-behaviour.md).
     request.idempotencyHash = createHash('sha256').update(`${request.method} ${request.url}\n`);
     return payload;
   };
@@ -152,7 +200,15 @@ export function registerIdempotency(app: FastifyInstance, options: IdempotencyOp
     const auth = request.auth;
     if (!appliesTo(request) || key === undefined || !auth || !request.idempotencyHash) return;
     const id: KeyId = { organizationId: auth.organizationId, apiKeyId: auth.keyId, key };
-    const fingerprint = request.idempotencyHash.digest('base64url');
+    const upload = request.routeOptions.config.multipart === true;
+    const hash = request.idempotencyHash;
+    // An upload's fingerprint covers its file, known only once the file is read (by the handler, or
+    // here to compare it with a stored answer's).
+    const fingerprint = upload ? UPLOAD_IN_FLIGHT : hash.digest('base64url');
+    const claimed = (): void => {
+      request.idempotencyClaim = { id, replayed: false, done: false };
+      if (upload) request.idempotencyUpload = new UploadFingerprint(hash);
+    };
     purgeNowAndThen(request, auth.organizationId);
     // A few rounds at most: a key that expires or is released between our reads is tried again.
     for (let round = 0; round < 4; round++) {
@@ -160,16 +216,13 @@ export function registerIdempotency(app: FastifyInstance, options: IdempotencyOp
       // Read first: a retry (the common case of a key seen before) then costs one read, no write.
       let existing = await findKey(db, id);
       if (!existing) {
-        const claimed = await insertInFlight(db, id, {
+        const inserted = await insertInFlight(db, id, {
           fingerprint,
           createdAt: new Date(now).toISOString(),
           lockedUntil: new Date(now + lockMs).toISOString(),
           expiresAt: new Date(now + IDEMPOTENCY_KEY_TTL_MS).toISOString(),
         });
-        if (claimed) {
-          request.idempotencyClaim = { id, replayed: false, done: false };
-          return;
-        }
+        if (inserted) return claimed();
         existing = await findKey(db, id);
         if (!existing) continue;
       }
@@ -178,15 +231,15 @@ export function registerIdempotency(app: FastifyInstance, options: IdempotencyOp
         await deleteIfExpired(db, id, nowIso);
         continue;
       }
-      if (existing.fingerprint !== fingerprint) throw errors.idempotencyKeyReused();
+      if (!upload && existing.fingerprint !== fingerprint) throw errors.idempotencyKeyReused();
       if (existing.state === 'in_flight') {
         const lockedUntil = existing.locked_until === null ? null : String(existing.locked_until);
         if (lockedUntil !== null && lockedUntil <= nowIso && (await takeOverAbandoned(db, id, lockedUntil, new Date(now + lockMs).toISOString()))) {
-          request.idempotencyClaim = { id, replayed: false, done: false };
-          return;
+          return claimed();
         }
         throw errors.idempotencyKeyInFlight(IN_FLIGHT_RETRY_AFTER_SECONDS);
       }
+      if (upload && (await uploadFingerprintOf(request, hash)) !== existing.fingerprint) throw errors.idempotencyKeyReused();
       request.idempotencyClaim = { id, replayed: true, done: true };
       return replay(reply, existing.status_code ?? 200, existing.response_headers, existing.response_body);
     }
@@ -197,8 +250,14 @@ export function registerIdempotency(app: FastifyInstance, options: IdempotencyOp
     const claim = request.idempotencyClaim;
     if (!claim || claim.done) return payload;
     claim.done = true;
+    const upload = request.idempotencyUpload;
     try {
-      if (reply.statusCode >= 500 || (payload !== null && payload !== undefined && typeof payload !== 'string' && !Buffer.isBuffer(payload))) {
+      if (
+        reply.statusCode >= 500 ||
+        (payload !== null && payload !== undefined && typeof payload !== 'string' && !Buffer.isBuffer(payload)) ||
+        // An upload refused before its whole file was read has no fingerprint to keep (and made nothing).
+        (upload !== null && !upload.finished)
+      ) {
         // A 5xx is not an answer to keep (the draft; a retry should do the work), nor is a stream.
         await releaseKey(db, claim.id);
       } else {
@@ -207,8 +266,10 @@ export function registerIdempotency(app: FastifyInstance, options: IdempotencyOp
           const value = reply.getHeader(name);
           if (value !== undefined) headers[name] = String(value);
         }
-        const body = payload === null || payload === undefined ? '' : payload.toString();
-        await completeKey(db, claim.id, { status: reply.statusCode, headers: JSON.stringify(headers), body });
+        const sent = payload === null || payload === undefined ? '' : payload.toString();
+        const body = withoutSecrets(sent, request.routeOptions.config.idempotency?.secretFields);
+        const fingerprint = upload === null ? undefined : upload.digest();
+        await completeKey(db, claim.id, { status: reply.statusCode, headers: JSON.stringify(headers), body, fingerprint });
       }
     } catch (error) {
       // The answer still goes out; the key stays in flight until its lock runs out.
@@ -238,9 +299,44 @@ export function registerIdempotency(app: FastifyInstance, options: IdempotencyOp
   }
 }
 
+/**
+ * The answer as stored: a secret shown once (`secretFields`) is null, so the store never holds it
+ * and a replay shows the same record without it (docs/api-behaviour.md#idempotency-key).
+ */
+function withoutSecrets(body: string, secretFields: readonly string[] | undefined): string {
+  if (!secretFields || secretFields.length === 0 || body === '') return body;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return body;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return body;
+  const record = parsed as Record<string, unknown>;
+  if (!secretFields.some((field) => field in record)) return body;
+  for (const field of secretFields) if (field in record) record[field] = null;
+  return JSON.stringify(record);
+}
+
+/**
+ * Reads an upload's file to compare it with a stored answer's fingerprint: the first part named
+ * `file`, as UploadFingerprint takes it in the upload; other parts are read past.
+ */
+async function uploadFingerprintOf(request: FastifyRequest, hash: Hash): Promise<string> {
+  const fingerprint = new UploadFingerprint(hash);
+  for await (const part of request.parts()) {
+    if (part.type !== 'file') continue;
+    const taken = part.fieldname === 'file' && !fingerprint.finished;
+    if (taken) fingerprint.begin(part.filename, part.mimetype);
+    for await (const chunk of part.file) if (taken) fingerprint.add(chunk as Buffer);
+    if (taken) fingerprint.finish();
+  }
+  return fingerprint.digest();
+}
+
 function replay(reply: FastifyReply, status: number, headersJson: string | null, body: string | null): FastifyReply {
   const headers = JSON.parse(headersJson ?? '{}') as Record<string, string>;
-  void reply.code(status).headers(headers);
+  void reply.code(status).headers(headers).header('idempotent-replayed', 'true');
   if (status === 204 || body === null || body === '') return reply.send();
   return reply.send(body);
 }

@@ -60,8 +60,14 @@ export async function takeOverAbandoned(db: Executor, id: KeyId, seenLockedUntil
 }
 
 /** Stores the first request's answer: from now on it is replayed. */
-export async function completeKey(db: Executor, id: KeyId, answer: { status: number; headers: string; body: string }): Promise<void> {
+export async function completeKey(
+  db: Executor,
+  id: KeyId,
+  answer: { status: number; headers: string; body: string; fingerprint?: string | undefined },
+): Promise<void> {
   await db.updateTable('idempotency_keys').set({
+      // An upload's fingerprint is known only now that its file has been read.
+      ...(answer.fingerprint === undefined ? {} : { fingerprint: answer.fingerprint }),
       state: 'complete',
       status_code: answer.status,
       response_headers: answer.headers,

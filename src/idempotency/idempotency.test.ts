@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { buildTestApp, type TestApp } from '../../test/helpers/test-app.js';
+import { createTicket, multipartBody } from '../../test/helpers/attachments.js';
 
 /** Idempotency-Key on POST (decisions §13, docs/api-behaviour.md#idempotency-key), through HTTP on both stores. */
 let t: TestApp;
@@ -23,6 +24,12 @@ async function ticketCount(key: string): Promise<number> {
   return res.json<unknown[]>().length;
 }
 
+/** An answer as its replay shows it: a secret shown once (the tracking token) is null (docs/api-behaviour.md#idempotency-key). */
+function asReplayed(body: string | undefined): string {
+  const record = JSON.parse(body ?? 'null') as Record<string, unknown>;
+  return 'tracking_token' in record ? JSON.stringify({ ...record, tracking_token: null }) : JSON.stringify(record);
+}
+
 const post = (key: string, idempotencyKey: string | undefined, body: unknown = ticketBody(), url = '/v1/tickets') =>
   t.request({ method: 'POST', url, key, body, headers: idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey } });
 
@@ -33,12 +40,14 @@ describe('Idempotency-Key', () => {
     expect(first.statusCode).toBe(201);
     const second = await post(org.adminKey, 'retry-1');
     expect(second.statusCode).toBe(201);
-    expect(second.body).toBe(first.body);
+    expect(second.body).toBe(asReplayed(first.body));
+    expect(second.headers['idempotent-replayed']).toBe('true');
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
     expect(second.headers['content-type']).toBe(first.headers['content-type']);
     expect(await ticketCount(org.adminKey)).toBe(1);
     // A quoted key (the draft's sf-string) is the same key.
     const quoted = await post(org.adminKey, '"retry-1"');
-    expect(quoted.body).toBe(first.body);
+    expect(quoted.body).toBe(asReplayed(first.body));
     // Without a key, or with another key, the work is done again.
     expect((await post(org.adminKey, undefined)).statusCode).toBe(201);
     expect((await post(org.adminKey, 'retry-2')).statusCode).toBe(201);
@@ -96,7 +105,7 @@ describe('Idempotency-Key', () => {
     // Once done, a retry replays it.
     const retry = await post(org.adminKey, 'parallel');
     expect(retry.statusCode).toBe(201);
-    expect(retry.body).toBe(created[0]?.body);
+    expect(retry.body).toBe(asReplayed(created[0]?.body));
   });
 
   it('a request still in flight with the key is 409 with Retry-After', async () => {
@@ -166,7 +175,7 @@ describe('Idempotency-Key', () => {
     const retried = await post(org.adminKey, 'after-500', ticketBody('Second'));
     expect(retried.statusCode).toBe(201);
     expect(retried.json<{ ticket_number: number }>().ticket_number).toBe(2);
-    expect((await post(org.adminKey, 'after-500', ticketBody('Second'))).body).toBe(retried.body);
+    expect((await post(org.adminKey, 'after-500', ticketBody('Second'))).body).toBe(asReplayed(retried.body));
   });
 
   it('the stored answer is replayed by another app instance on the same store (as by another process)', async () => {
@@ -179,7 +188,7 @@ describe('Idempotency-Key', () => {
         headers: { authorization: `Bearer ${org.adminKey}`, 'content-type': 'application/json', 'idempotency-key': 'cross' },
       });
       expect(res.statusCode).toBe(201);
-      expect(res.body).toBe(first.body);
+      expect(res.body).toBe(asReplayed(first.body));
     } finally {
       await other.close();
     }
@@ -198,10 +207,10 @@ describe('Idempotency-Key', () => {
       const answers = await Promise.all(Array.from({ length: 16 }, (_, i) => inject(i % 2 ? other : t.app)));
       const created = answers.filter((r) => r.statusCode === 201);
       expect(answers.every((r) => r.statusCode === 201 || r.statusCode === 409), answers.map((r) => r.statusCode).join()).toBe(true);
-      expect(new Set(created.map((r) => r.body)).size).toBe(1);
+      expect(new Set(created.map((r) => asReplayed(r.body))).size).toBe(1);
       const final = await inject(other);
       expect(final.statusCode).toBe(201);
-      expect(final.body).toBe(created[0]?.body);
+      expect(final.body).toBe(asReplayed(created[0]?.body));
     } finally {
       await other.close();
     }
@@ -218,8 +227,103 @@ describe('Idempotency-Key', () => {
     const rotate = (k: string) => t.request({ method: 'POST', url: `/v1/tickets/${ticket.id}/tracking-token`, key: org.adminKey, headers: { 'idempotency-key': k } });
     const r1 = await rotate('rot');
     const r2 = await rotate('rot');
-    expect(r2.json<{ tracking_token: string }>().tracking_token).toBe(r1.json<{ tracking_token: string }>().tracking_token);
+    expect(r1.json<{ tracking_token: string | null }>().tracking_token).toMatch(/^[0-9a-f-]{36}$/);
+    expect(r2.body).toBe(asReplayed(r1.body));
     const fresh = await t.request({ method: 'GET', url: `/v1/tickets/${ticket.id}`, key: org.adminKey });
     expect(fresh.json<{ tracking_token: string }>().tracking_token).toBe(r1.json<{ tracking_token: string }>().tracking_token);
+  });
+
+  it('a secret shown once is never stored: a replayed POST /v1/api-keys has key null, and the store holds no plain key', async () => {
+    const org = await t.newOrg('Secrets');
+    const body = { name: 'Reporting', role: 'readonly' };
+    const first = await post(org.adminKey, 'new-key', body, '/v1/api-keys');
+    expect(first.statusCode).toBe(201);
+    const plain = first.json<{ key: string }>().key;
+    expect(plain).toMatch(/^key_ro_/);
+    const again = await post(org.adminKey, 'new-key', body, '/v1/api-keys');
+    expect(again.statusCode).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json()).toEqual({ ...first.json<Record<string, unknown>>(), key: null });
+    const rows = await t.store.db.selectFrom('idempotency_keys').selectAll().where('organization_id', '=', org.id).execute();
+    expect(rows).toHaveLength(1);
+    expect(JSON.stringify(rows)).not.toContain(plain);
+    expect(JSON.stringify(rows)).not.toContain(plain.slice('key_ro_'.length, 30));
+    // The key made the first time works; the replay made none.
+    expect((await t.request({ method: 'GET', url: '/v1/api-keys', key: plain })).statusCode).toBe(200);
+    const keys = await t.request({ method: 'GET', url: '/v1/api-keys', key: org.adminKey });
+    expect(keys.json<unknown[]>()).toHaveLength(2);
+  });
+
+  it('a webhook secret and a tracking token are not stored either', async () => {
+    const org = await t.newOrg('More secrets');
+    const hook = { url: 'https://hooks.example.com/x', events: ['ticket.created'] };
+    const w1 = await post(org.adminKey, 'hook', hook, '/v1/webhooks');
+    expect(w1.statusCode).toBe(201);
+    const secret = w1.json<{ secret: string }>().secret;
+    expect(secret).toMatch(/^whsec_/);
+    const w2 = await post(org.adminKey, 'hook', hook, '/v1/webhooks');
+    expect(w2.json()).toEqual({ ...w1.json<Record<string, unknown>>(), secret: null });
+    const t1 = await post(org.adminKey, 'ticket');
+    const token = t1.json<{ tracking_token: string }>().tracking_token;
+    expect(token).toMatch(/^[0-9a-f-]{36}$/);
+    const rows = await t.store.db.selectFrom('idempotency_keys').select('response_body').where('organization_id', '=', org.id).execute();
+    expect(rows).toHaveLength(2);
+    expect(JSON.stringify(rows)).not.toContain(secret);
+    expect(JSON.stringify(rows)).not.toContain(token);
+  });
+
+  it("an upload's fingerprint covers its file: another file under the same key is 422, the same file replays", async () => {
+    const org = await t.newOrg('Uploads');
+    const ticketId = await createTicket(t, org.adminKey);
+    const send = (data: string, filename = 'notes.txt') => {
+      // A fresh boundary each time, as a client's retry would have.
+      const { payload, contentType } = multipartBody([{ name: 'file', filename, type: 'text/plain', data }]);
+      return t.app.inject({
+        method: 'POST',
+        url: `/v1/tickets/${ticketId}/attachments`,
+        payload,
+        headers: { authorization: `Bearer ${org.adminKey}`, 'content-type': contentType, 'idempotency-key': 'upload-1' },
+      });
+    };
+    const first = await send('first file');
+    expect(first.statusCode, first.body).toBe(201);
+    const other = await send('a second, different file');
+    expect(other.statusCode, other.body).toBe(422);
+    expect(other.json<{ errors: { field: string }[] }>().errors[0]?.field).toBe('header.idempotency-key');
+    const renamed = await send('first file', 'other-name.txt');
+    expect(renamed.statusCode).toBe(422);
+    const same = await send('first file');
+    expect(same.statusCode).toBe(201);
+    expect(same.headers['idempotent-replayed']).toBe('true');
+    expect(same.body).toBe(first.body);
+    const list = await t.request({ method: 'GET', url: `/v1/tickets/${ticketId}/attachments`, key: org.adminKey });
+    expect(list.json<unknown[]>()).toHaveLength(1);
+  });
+
+  it('an upload refused before its file was read is not remembered: the retry with the file does the work', async () => {
+    const org = await t.newOrg('Uploads refused');
+    const missing = '00000000-0000-4000-8000-000000000000';
+    const { payload, contentType } = multipartBody([{ name: 'file', filename: 'a.txt', type: 'text/plain', data: 'abc' }]);
+    const headers = { authorization: `Bearer ${org.adminKey}`, 'content-type': contentType, 'idempotency-key': 'u' };
+    const res = await t.app.inject({ method: 'POST', url: `/v1/tickets/${missing}/attachments`, payload, headers });
+    expect(res.statusCode).toBe(404);
+    expect(await t.store.db.selectFrom('idempotency_keys').select('state').where('organization_id', '=', org.id).execute()).toEqual([]);
+  });
+
+  it('the documentation pre-fills no Idempotency-Key: the header has no example', async () => {
+    const doc = (await t.request({ method: 'GET', url: '/openapi.json', key: null })).json<{
+      paths: Record<string, Record<string, { parameters?: Array<Record<string, unknown>> }>>;
+    }>();
+    const params = Object.values(doc.paths)
+      .flatMap((item) => Object.values(item))
+      .flatMap((op) => op.parameters ?? [])
+      .filter((p) => p.in === 'header' && String(p.name).toLowerCase() === 'idempotency-key');
+    expect(params.length).toBeGreaterThan(5);
+    for (const p of params) {
+      expect(p.example).toBeUndefined();
+      expect(p.examples).toBeUndefined();
+      expect((p.schema as Record<string, unknown>).example).toBeUndefined();
+      expect((p.schema as Record<string, unknown>).examples).toBeUndefined();
+    }
   });
 });

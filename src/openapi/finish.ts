@@ -10,6 +10,7 @@ export interface OpenApiDocument {
 
 interface Operation {
   tags?: string[];
+  parameters?: Array<{ in?: string; name?: string }>;
   requestBody?: { content?: Record<string, { schema?: { $ref?: string }; example?: unknown }> };
   security?: Record<string, string[]>[];
   responses?: Record<string, Response>;
@@ -145,6 +146,10 @@ const HEADERS: Record<string, { description: string; schema: Record<string, unkn
   },
   'RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer', minimum: 0, examples: [1999] } },
   'RateLimit-Reset': { description: 'Seconds until the window resets', schema: { type: 'integer', minimum: 0, examples: [42] } },
+  'Idempotent-Replayed': {
+    description: '`true` when this answer is the stored answer of an earlier request with the same Idempotency-Key (a secret it held shown once is null)',
+    schema: { type: 'string', enum: ['true'] },
+  },
 };
 const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
 /** Headers every response of a status carries, wherever it is answered. */
@@ -195,6 +200,7 @@ export function finishDocument(document: OpenApiDocument): OpenApiDocument {
       for (const tag of operation.tags ?? []) usedTags.add(tag);
       exampleFromSchema(document, operation);
       const authenticated = (operation.security ?? []).length > 0;
+      const idempotent = (operation.parameters ?? []).some((p) => p.in === 'header' && p.name?.toLowerCase() === 'idempotency-key');
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         const shared = ERROR_RESPONSES[status];
         const isError = Object.values(response.content ?? {}).some((c) => c.schema?.$ref === ERROR_SCHEMA);
@@ -217,6 +223,10 @@ export function finishDocument(document: OpenApiDocument): OpenApiDocument {
         if (status === '201' && method === 'post' && created.has(path)) {
           response.headers = { Location: headerRef('CreatedLocation'), ...response.headers };
           usedHeaders.add('CreatedLocation');
+        }
+        if (idempotent && (status.startsWith('2') || status === '422' || status === '404' || status === '409')) {
+          // Only on a replay: declared, not required.
+          response.headers = { 'Idempotent-Replayed': { ...HEADERS['Idempotent-Replayed'], required: false }, ...response.headers };
         }
         if (headers.length > 0) {
           // A header the route describes itself (a download's Cache-Control: private) keeps its description.

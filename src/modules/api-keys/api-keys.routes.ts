@@ -47,7 +47,7 @@ export async function apiKeysRoutes(fastify: FastifyInstance, deps: AppDeps): Pr
   });
 
   app.post('/v1/api-keys', {
-    config: { auth: { adminKey: true } },
+    config: { auth: { adminKey: true }, idempotency: { secretFields: ['key'] } },
     schema: {
       tags,
       summary: 'Create an API key; the answer carries the plain key, shown this once',

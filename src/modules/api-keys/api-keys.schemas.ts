@@ -33,7 +33,9 @@ export const CreatedApiKey = named(
   'CreatedApiKey',
   Type.Object({
     ...apiKeyProperties,
-    key: Type.String({ description: 'The plain key, shown this once: only its hash is stored' }),
+    key: Nullable(
+      Type.String({ description: 'The plain key, shown this once: only its hash is stored (null in an answer replayed for an Idempotency-Key)' }),
+    ),
   }),
 );
 export type CreatedApiKey = Static<typeof CreatedApiKey>;

@@ -92,7 +92,7 @@ export async function attachmentsRoutes(fastify: FastifyInstance, deps: AppDeps 
     handler: async (request, reply) => {
       const auth = authOf(request);
       await attachments.checkTicket(deps, auth.organizationId, request.params.ticket_id);
-      const attachment = await attachments.uploadAttachment(deps, auth, request.params.ticket_id, request.parts());
+      const attachment = await attachments.uploadAttachment(deps, auth, request.params.ticket_id, request.parts(), request.idempotencyUpload);
       return reply.code(201).send(attachment);
     },
   });

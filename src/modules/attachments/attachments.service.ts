@@ -21,6 +21,7 @@ import {
   insertAttachment,
   listAttachments as listAttachmentRows,
 } from './attachments.repository.js';
+import type { UploadFingerprint } from '../../idempotency/idempotency.plugin.js';
 import { ALLOWED_TYPES, normalizeMimeType, SignatureCheck } from './file-types.js';
 import { storedFilename } from './filenames.js';
 
@@ -70,6 +71,8 @@ export async function uploadAttachment(
   auth: AuthContext,
   ticketId: string,
   parts: AsyncIterable<Multipart>,
+  /** With an Idempotency-Key: takes in the file's bytes as they stream to storage. */
+  fingerprint: UploadFingerprint | null = null,
 ): Promise<Attachment> {
   const id = randomUUID();
   const quota = deps.config.storageQuotaBytes;
@@ -98,7 +101,9 @@ export async function uploadAttachment(
         throw error;
       }
       const overQuota = () => errors.storageQuotaExceeded(usedBefore, quota);
-      const size = await stageFile(deps.blobs, id, auth.organizationId, part, contentType, overQuota, room);
+      fingerprint?.begin(part.filename, part.mimetype);
+      const size = await stageFile(deps.blobs, id, auth.organizationId, part, contentType, overQuota, room, fingerprint);
+      fingerprint?.finish();
       upload = { filename, contentType, size };
     }
     if (!upload) throw errors.badRequest(`${ONE_FILE_PART}; the request has no file part`);
@@ -177,12 +182,18 @@ function asUploadError(error: unknown): AppError {
  * boundary has by then been parsed to the end, its file stream already destroyed with the parser's
  * error. Listening for events that had already happened is what made such uploads hang forever.
  */
-async function* fileBytes(file: MultipartFile['file'], tooMuch: () => AppError, room: number): AsyncGenerator<Buffer> {
+async function* fileBytes(
+  file: MultipartFile['file'],
+  tooMuch: () => AppError,
+  room: number,
+  fingerprint: UploadFingerprint | null,
+): AsyncGenerator<Buffer> {
   let seen = 0;
   try {
     for await (const chunk of file) {
       seen += (chunk as Buffer).length;
       if (seen > room) throw tooMuch();
+      fingerprint?.add(chunk as Buffer);
       yield chunk as Buffer;
     }
   } catch (error) {
@@ -208,6 +219,7 @@ async function stageFile(
   contentType: string,
   overQuota: () => AppError,
   room: number,
+  fingerprint: UploadFingerprint | null,
 ): Promise<number> {
   const file = part.file;
   const onLimit = () => file.destroy(errors.fileTooLarge());
@@ -215,7 +227,7 @@ async function stageFile(
   else file.once('limit', onLimit);
   // pipeline, not pipe: an error anywhere (the parser's, the size limit, a mismatching signature,
   // the store's) ends every stage, and ending the generator destroys the part's stream.
-  const source = pipeline(fileBytes(file, overQuota, room), new SignatureCheck(contentType), () => undefined);
+  const source = pipeline(fileBytes(file, overQuota, room, fingerprint), new SignatureCheck(contentType), () => undefined);
   try {
     const size = await blobs.stage(id, source, { organizationId });
     if (size > MAX_FILE_BYTES) throw errors.fileTooLarge();

@@ -13,6 +13,7 @@ import {
   type UnpositionedEventRow,
 } from './events.repository.js';
 import type { EventType, ResourceType } from './events.schemas.js';
+import { withoutSecrets } from './events.visibility.js';
 
 /**
  * The event log as services write it: every change appends its events in the transaction that
@@ -42,8 +43,11 @@ export function actorOf(auth: Pick<AuthContext, 'keyId' | 'holderUserId'>): Acto
   return { type: 'api_key', apiKeyId: auth.keyId, userId: auth.holderUserId };
 }
 
-/** Field-by-field changes of an update: old and new values as the API shows them. */
-export type Changes = Record<string, { old: unknown; new: unknown }>;
+/**
+ * Field-by-field changes of an update: old and new values as the API shows them; a secret field
+ * (a ticket's tracking_token) only says that it changed.
+ */
+export type Changes = Record<string, { old: unknown; new: unknown } | { changed: true }>;
 
 export interface NewEvent {
   type: EventType;
@@ -102,7 +106,8 @@ export function eventRowOf(organizationId: string, actor: Actor, event: NewEvent
     resource_type: event.resourceType,
     resource_id: event.resourceId,
     ticket_id: event.ticketId ?? null,
-    data: JSON.stringify({ object: event.object, changes: event.changes ?? null }),
+    // Credentials never enter the log (docs/api-behaviour.md#tracking-tokens).
+    data: JSON.stringify(withoutSecrets(event.resourceType, { object: event.object, changes: event.changes ?? null })),
   };
 }
 

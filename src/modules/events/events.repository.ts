@@ -129,13 +129,15 @@ async function insertSelected(
   return Number(result.numAffectedRows ?? 0n);
 }
 
-/** The ticket as the API shows it (presentTicket), in SQL, with some columns replaced. */
+/**
+ * The ticket as the API shows it (presentTicket), in SQL, with some columns replaced; without its
+ * tracking_token, which no event carries (events.visibility.ts).
+ */
 function ticketObject(dialect: DialectName, replaced: Record<string, RawBuilder<unknown>>): RawBuilder<unknown> {
   const c = (name: string) => replaced[name] ?? col(`t.${name}`);
   return jsonObject(dialect, [
     ['id', c('id')],
     ['ticket_number', c('ticket_number')],
-    ['tracking_token', c('tracking_token')],
     ['ticket_display_id', sql`'TKT-' || t.ticket_number`],
     ['customer_id', c('customer_id')],
     ['subject', c('subject')],
@@ -266,24 +268,37 @@ export async function oldestRetainedPosition(db: Executor, organizationId: strin
   return row?.position === null || row === undefined ? null : Number(row.position);
 }
 
-/** Up to `limit` events after `after`, in position (commit) order, of the given types if any. */
+/**
+ * Up to `limit` events after `after`, in position (commit) order, of the given resource types and
+ * of the given event types if any. The position index is walked in order; the types only filter.
+ */
 export function eventsAfter(
   db: Executor,
   organizationId: string,
   after: number,
-  types: readonly string[] | undefined,
+  filter: { resourceTypes: readonly string[]; types: readonly string[] | undefined },
   limit: number,
 ): Promise<EventColumns[]> {
-  let query = db.selectFrom('events').select(COLUMNS).where('organization_id', '=', organizationId).where('position', '>', after);
-  if (types) query = query.where('type', 'in', types);
+  let query = db
+    .selectFrom('events')
+    .select(COLUMNS)
+    .where('organization_id', '=', organizationId)
+    .where('position', '>', after)
+    .where('resource_type', 'in', filter.resourceTypes);
+  if (filter.types) query = query.where('type', 'in', filter.types);
   return query.orderBy('position', 'asc').limit(limit).execute();
 }
 
-/** The id, position and type of up to `limit` events after `after`: enough to pick what an endpoint subscribes to. */
-export function eventTypesAfter(db: Executor, organizationId: string, after: number, limit: number): Promise<Array<{ id: string; position: number | null; type: string }>> {
+/** The id, position, type and resource type of up to `limit` events after `after`: enough to pick what an endpoint subscribes to. */
+export function eventTypesAfter(
+  db: Executor,
+  organizationId: string,
+  after: number,
+  limit: number,
+): Promise<Array<{ id: string; position: number | null; type: string; resource_type: string }>> {
   return db
     .selectFrom('events')
-    .select(['id', 'position', 'type'])
+    .select(['id', 'position', 'type', 'resource_type'])
     .where('organization_id', '=', organizationId)
     .where('position', '>', after)
     .orderBy('position', 'asc')

@@ -19,11 +19,13 @@ export async function eventsRoutes(fastify: FastifyInstance, deps: events.EventD
       description:
         'Every change of the organization, oldest first, in the order the changes were committed. Start without `after`, ' +
         'then pass the `next_cursor` of each answer as `after`: no event is ever skipped or repeated, also with several ' +
-        'server processes writing at once. A cursor older than the retention period is 410.',
+        'server processes writing at once. A cursor older than the retention period is 410. Only the events of resources ' +
+        'the key may read are shown: `ticket.*` needs tickets:read, `comment.*` comments:read, `attachment.*` attachments:read, ' +
+        '`customer.*` customers:read, `team.*` teams:read, `user.*` users:read, `api_key.*` an admin key; events:read alone shows none.',
       querystring: FeedQuery,
       response: responses({ 200: FeedPage, 410: ErrorBody }),
     },
-    handler: (request) => events.readFeed(deps, authOf(request).organizationId, request.query),
+    handler: (request) => events.readFeed(deps, authOf(request), request.query),
   });
 
   app.get('/v1/tickets/:ticket_id/events', {

@@ -54,9 +54,17 @@ export const EventActor = named(
   ),
 );
 
-const Change = Type.Object({ old: Type.Unknown(), new: Type.Unknown() });
+const Change = Type.Union([
+  Type.Object({ old: Type.Unknown(), new: Type.Unknown() }, { description: 'The old and the new value' }),
+  Type.Object(
+    { changed: Type.Literal(true) },
+    { description: 'A credential (a ticket\'s tracking_token) that changed: no event carries its value, old or new' },
+  ),
+]);
 
-const TICKET_EXAMPLE = { ...TICKET, assigned_user_id: null, due_date: null };
+// As events show a ticket: never with its tracking token.
+const TICKET_EXAMPLE: Record<string, unknown> = { ...TICKET, assigned_user_id: null, due_date: null };
+delete TICKET_EXAMPLE.tracking_token;
 
 export const Event = named(
   'Event',
@@ -75,7 +83,8 @@ export const Event = named(
         {
           additionalProperties: true,
           description:
-            'The record as the API shows it: after the change, or as it was for a deletion. Membership events carry `{team_id, user_id}`.',
+            'The record as the API shows it: after the change, or as it was for a deletion; a ticket never with its tracking_token. ' +
+            'Membership events carry `{team_id, user_id}`.',
         },
       ),
       changes: Nullable(
@@ -84,7 +93,9 @@ export const Event = named(
           {},
           {
             additionalProperties: Change,
-            description: 'Updates only: each changed field with its old and new value, as the API shows them (updated_at left out)',
+            description:
+              'Updates only: each changed field with its old and new value, as the API shows them (updated_at left out); ' +
+              'a changed tracking_token is `{"changed": true}`, without values',
           },
         ),
       ),

@@ -12,6 +12,7 @@ import {
   ticketEvents,
   type EventColumns,
 } from './events.repository.js';
+import { visibleResourceTypes } from './events.visibility.js';
 import { EVENT_TYPES, isEventType, type Event, type FeedPage, type FeedQuery, type ResourceType, type TicketEventsQuery } from './events.schemas.js';
 
 export interface EventDeps {
@@ -55,10 +56,15 @@ export function parseTypes(value: string | undefined, field: string): string[] |
  * One page of the change feed: the events after the cursor, in commit order. Everything is read
  * in one snapshot (a repeatable-read transaction on PostgreSQL, a read transaction on SQLite), so
  * `next_cursor` — the last event returned, or the feed's head when the page reaches the end — skips
- * nothing: events filtered out by `types` are passed over, events not yet committed are not.
+ * nothing: events filtered out (by `types`, or as the key may not see them) are passed over,
+ * events not yet committed are not.
  */
-export async function readFeed(deps: EventDeps, organizationId: string, query: FeedQuery): Promise<FeedPage> {
+export async function readFeed(deps: EventDeps, auth: Pick<AuthContext, 'organizationId' | 'role' | 'scopes'>, query: FeedQuery): Promise<FeedPage> {
+  const { organizationId } = auth;
   const types = parseTypes(query.types, 'query.types');
+  // Only the events of resources the key may read (docs/api-behaviour.md#who-sees-which-events);
+  // filtered in the query, so a page is full and its cursor passes over the others.
+  const resourceTypes = visibleResourceTypes(auth);
   const after = query.after === undefined ? 0 : Number(query.after);
   return deps.store.db
     .transaction()
@@ -70,7 +76,7 @@ export async function readFeed(deps: EventDeps, organizationId: string, query: F
         throw errors.invalidField('query.after', 'is not a cursor of this feed: it is ahead of the newest event');
       }
       await assertRetained(trx, organizationId, after, head);
-      const rows = await eventsAfter(trx, organizationId, after, types, query.limit + 1);
+      const rows = resourceTypes.length === 0 ? [] : await eventsAfter(trx, organizationId, after, { resourceTypes, types }, query.limit + 1);
       const hasMore = rows.length > query.limit;
       const page = rows.slice(0, query.limit);
       const next = hasMore ? Number(page[page.length - 1]!.position) : head;
@@ -94,13 +100,8 @@ async function assertRetained(db: Executor, organizationId: string, after: numbe
   }
 }
 
-/** Which resources' events a key may see in a ticket's history: the ticket's own, and comments and attachments by scope. */
-function visibleResources(scopes: ReadonlySet<string>): ResourceType[] {
-  const out: ResourceType[] = ['ticket'];
-  if (scopes.has('comments:read')) out.push('comment');
-  if (scopes.has('attachments:read')) out.push('attachment');
-  return out;
-}
+/** What a ticket's history holds: the events of the ticket, its comments and its attachments. */
+const HISTORY_RESOURCES: readonly ResourceType[] = ['ticket', 'comment', 'attachment'];
 
 /**
  * A ticket's history, oldest first: its own events and those of its comments and attachments
@@ -108,7 +109,7 @@ function visibleResources(scopes: ReadonlySet<string>): ResourceType[] {
  */
 export async function ticketHistory(
   deps: EventDeps,
-  auth: Pick<AuthContext, 'organizationId' | 'scopes'>,
+  auth: Pick<AuthContext, 'organizationId' | 'role' | 'scopes'>,
   ticketId: string,
   query: TicketEventsQuery,
   page: Page,
@@ -116,6 +117,7 @@ export async function ticketHistory(
   const types = parseTypes(query.types, 'query.types');
   const { db } = deps.store;
   await getTicketRow(db, auth.organizationId, ticketId);
-  const rows = await ticketEvents(db, auth.organizationId, ticketId, { resourceTypes: visibleResources(auth.scopes), types }, page);
+  const resourceTypes = visibleResourceTypes(auth).filter((r) => HISTORY_RESOURCES.includes(r));
+  const rows = await ticketEvents(db, auth.organizationId, ticketId, { resourceTypes, types }, page);
   return rows.map(presentEvent);
 }

@@ -36,6 +36,13 @@ afterAll(async () => {
   await t.close();
 });
 
+/** A ticket as its events show it: never with its tracking token (docs/api-behaviour.md#tracking-tokens). */
+function withoutToken(ticket: Json | undefined): Json {
+  const rest = { ...ticket };
+  delete rest.tracking_token;
+  return rest;
+}
+
 async function feed(org: TestOrg, query = ''): Promise<FeedPage> {
   const res = await t.request({ method: 'GET', url: `/v1/events${query}`, key: org.adminKey });
   expect(res.statusCode, res.body).toBe(200);
@@ -95,7 +102,8 @@ describe('every change appends its events, in the same transaction', () => {
       ['customer.created', ticket.customer_id],
       ['ticket.created', ticket.id],
     ]);
-    expect(created[1]).toMatchObject({ resource_type: 'ticket', ticket_id: ticket.id, object: ticket, changes: null, occurred_at: ticket.created_at });
+    expect(created[1]).toMatchObject({ resource_type: 'ticket', ticket_id: ticket.id, changes: null, occurred_at: ticket.created_at });
+    expect(created[1]!.object).toEqual(withoutToken(ticket));
     expect(created[1]!.actor).toEqual({ type: 'api_key', api_key_id: expect.any(String) as string, user_id: null, customer_id: null });
     expect(created[0]!.object).toMatchObject({ id: ticket.customer_id, name: 'Ada', email: 'ada@example.com', is_vip: false });
 
@@ -110,7 +118,7 @@ describe('every change appends its events, in the same transaction', () => {
       updated = await call('PATCH', `/v1/tickets/${String(ticket.id)}`, { status: 'resolved', priority: 'urgent', category: 'hardware' });
     });
     expect(summary(update)).toEqual([['ticket.updated', ticket.id]]);
-    expect(update[0]!.object).toEqual(updated);
+    expect(update[0]!.object).toEqual(withoutToken(updated));
     expect(update[0]!.occurred_at).toBe(updated.updated_at);
     expect(update[0]!.changes).toEqual({
       status: { old: 'new', new: 'resolved' },
@@ -126,11 +134,20 @@ describe('every change appends its events, in the same transaction', () => {
     const rotation = await eventsOf(org, async () => {
       rotated = await call('POST', `/v1/tickets/${String(ticket.id)}/tracking-token`);
     });
-    expect(rotation[0]).toMatchObject({ type: 'ticket.updated', changes: { tracking_token: { old: updated.tracking_token, new: rotated.tracking_token } } });
+    // The rotation says that the token changed, never what it was or is.
+    expect(rotation[0]).toMatchObject({ type: 'ticket.updated', changes: { tracking_token: { changed: true } } });
+    expect(rotation[0]!.object).toEqual(withoutToken(rotated));
+    expect(JSON.stringify(rotation)).not.toContain(String(updated.tracking_token));
+    expect(JSON.stringify(rotation)).not.toContain(String(rotated.tracking_token));
+    const stored = await t.store.db.selectFrom('events').select('data').where('organization_id', '=', org.id).execute();
+    for (const token of [ticket.tracking_token, updated.tracking_token, rotated.tracking_token]) {
+      expect(typeof token).toBe('string');
+      expect(JSON.stringify(stored)).not.toContain(String(token));
+    }
 
     const deleted = await eventsOf(org, () => call('DELETE', `/v1/tickets/${String(ticket.id)}`));
     expect(summary(deleted)).toEqual([['ticket.deleted', ticket.id]]);
-    expect(deleted[0]!.object).toEqual(rotated);
+    expect(deleted[0]!.object).toEqual(withoutToken(rotated));
   });
 
   it('comments and attachments, which belong to a ticket', async () => {
@@ -181,7 +198,7 @@ describe('every change appends its events, in the same transaction', () => {
     }
     const deleted = await eventsOf(org, () => call('DELETE', `/v1/customers/${String(customer.id)}`));
     expect(summary(deleted)).toEqual([...tickets.map((tk) => ['ticket.deleted', tk.id]), ['customer.deleted', customer.id]]);
-    expect(deleted[0]!.object).toEqual(tickets[0]);
+    expect(deleted[0]!.object).toEqual(withoutToken(tickets[0]));
     expect(deleted[3]!.object).toMatchObject({ id: customer.id, is_vip: true, account_value: '99.00' });
     expect(new Set(deleted.map((e) => e.occurred_at)).size).toBe(1);
   });
@@ -210,7 +227,7 @@ describe('every change appends its events, in the same transaction', () => {
     // The memberships go with the team: no event of their own.
     expect(summary(deleted)).toEqual([...assigned.map((tk) => ['ticket.updated', tk.id]), ['team.deleted', teamId]]);
     const after = await call('GET', `/v1/tickets/${String(assigned[0]!.id)}`);
-    expect(deleted[0]!.object).toEqual(after);
+    expect(deleted[0]!.object).toEqual(withoutToken(after));
     expect(deleted[0]!.changes).toEqual({ assigned_team_id: { old: teamId, new: null } });
     expect(deleted[0]!.occurred_at).toBe(after.updated_at);
   });
@@ -468,6 +485,100 @@ describe('the change feed', () => {
     expect(res.json()).toEqual({ detail: 'Insufficient permissions: requires events:read' });
     // Read-only keys have it by default.
     expect((await t.request({ method: 'GET', url: '/v1/events', key: await org.key({ role: 'readonly' }) })).statusCode).toBe(200);
+  });
+});
+
+describe('who sees which events: only those of resources the key may read', () => {
+  let org: TestOrg;
+  let all: Event[];
+  const read = async (key: string, query: string): Promise<FeedPage> => {
+    const res = await t.request({ method: 'GET', url: `/v1/events${query}`, key });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<FeedPage>();
+  };
+  /** The whole feed as the key sees it, `limit` at a time. */
+  const readAll = async (key: string, limit: number): Promise<{ events: Event[]; cursor: string }> => {
+    const events: Event[] = [];
+    let cursor = '0';
+    for (let pages = 0; pages < 100; pages++) {
+      const page = await read(key, `?limit=${limit}&after=${cursor}`);
+      events.push(...page.events);
+      cursor = page.next_cursor;
+      if (!page.has_more) break;
+    }
+    return { events, cursor };
+  };
+
+  beforeAll(async () => {
+    org = await t.newOrg('Visibility');
+    const call = caller(org);
+    await call('POST', '/v1/teams', { name: 'Team' });
+    for (let i = 1; i <= 3; i++) {
+      const ticket = await call('POST', '/v1/tickets', { customer_name: `C${i}`, customer_email: `c${i}@example.com`, subject: `S${i}`, description: 'd' });
+      await call('POST', `/v1/tickets/${String(ticket.id)}/comments`, { body: 'note' });
+      await call('PATCH', `/v1/customers/${String(ticket.customer_id)}`, { notes: 'x' });
+    }
+    await call('POST', '/v1/api-keys', { name: 'Another', role: 'readonly' }, 201);
+    all = (await readAll(org.adminKey, 1000)).events;
+    expect(new Set(all.map((e) => e.resource_type))).toEqual(new Set(['team', 'ticket', 'comment', 'customer', 'api_key']));
+  });
+
+  it('events:read alone shows nothing, and its cursor still moves to the head', async () => {
+    const key = await org.key({ role: 'readonly', scopes: ['events:read'] });
+    const page = await read(key, '?limit=5');
+    expect(page).toEqual({ events: [], next_cursor: all.at(-1)!.cursor, has_more: false });
+    // An admin key reads every key of its organization (GET /v1/api-keys needs no scope): it sees their events, and only those.
+    const admin = await org.key({ scopes: ['events:read'] });
+    const seen = (await readAll(admin, 2)).events;
+    expect(seen.map((e) => e.id)).toEqual(all.filter((e) => e.resource_type === 'api_key').map((e) => e.id));
+  });
+
+  it('events:read + tickets:read shows the ticket events, no comment, customer, team or key events; paging neither stalls nor skips', async () => {
+    const key = await org.key({ role: 'readonly', scopes: ['events:read', 'tickets:read'] });
+    const expected = all.filter((e) => e.resource_type === 'ticket');
+    expect(expected.length).toBeGreaterThan(2);
+    for (const limit of [1, 2, 1000]) {
+      const seen = await readAll(key, limit);
+      expect(seen.events.map((e) => e.id)).toEqual(expected.map((e) => e.id));
+      expect(seen.cursor).toBe(all.at(-1)!.cursor);
+    }
+    // A filter by type asks within what the key may see.
+    expect((await read(key, '?types=comment.created,ticket.created')).events.map((e) => e.type)).toEqual(['ticket.created', 'ticket.created', 'ticket.created']);
+  });
+
+  it('each resource type by its own read scope; key events only to admin keys', async () => {
+    const byScope: Array<[string, string]> = [['comments:read', 'comment'], ['customers:read', 'customer'], ['teams:read', 'team']];
+    for (const [scope, resource] of byScope) {
+      const key = await org.key({ role: 'readonly', scopes: ['events:read', scope] });
+      const seen = (await readAll(key, 1000)).events;
+      expect(seen.map((e) => e.id), scope).toEqual(all.filter((e) => e.resource_type === resource).map((e) => e.id));
+    }
+    const readonly = await org.key({ role: 'readonly' });
+    const seen = (await readAll(readonly, 1000)).events;
+    expect(seen.map((e) => e.id)).toEqual(all.filter((e) => e.resource_type !== 'api_key').map((e) => e.id));
+  });
+
+  it('no event carries a tracking token, in the feed or in a history', async () => {
+    const tickets = (await caller(org)('GET', '/v1/tickets')) as unknown as Json[];
+    const text = JSON.stringify(all);
+    for (const ticket of tickets) {
+      expect(typeof ticket.tracking_token).toBe('string');
+      expect(text).not.toContain(String(ticket.tracking_token));
+      const history = await t.request({ method: 'GET', url: `/v1/tickets/${String(ticket.id)}/events`, key: org.adminKey });
+      expect(history.body).not.toContain(String(ticket.tracking_token));
+      expect(history.body).not.toContain('tracking_token');
+    }
+  });
+
+  it("a ticket's history is filtered the same way", async () => {
+    const ticketId = all.find((e) => e.type === 'ticket.created')!.resource_id;
+    const history = async (scopes: string[]) => {
+      const res = await t.request({ method: 'GET', url: `/v1/tickets/${ticketId}/events`, key: await org.key({ scopes }) });
+      expect(res.statusCode).toBe(200);
+      return res.json<Event[]>().map((e) => e.type);
+    };
+    expect(await history(['tickets:read'])).toEqual(['ticket.created']);
+    expect(await history(['tickets:read', 'comments:read'])).toEqual(['ticket.created', 'comment.created']);
   });
 });
 

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.js';
 import type { Executor } from '../../shared/executor.js';
+import { withoutSecrets } from '../events/events.visibility.js';
 
 /**
  * What moves with an organization in `ticketing export` / `import`: every table that holds its
@@ -17,6 +18,28 @@ export interface TransferTable {
   columns: Record<string, ColumnKind>;
   /** Unique within the table; rows are read in this order, a page at a time. */
   key: readonly string[];
+  /** Columns an export of an earlier version may lack: `upgrade` fills them in. */
+  optional?: readonly string[];
+  /** Brings a row of an earlier version's export up to date, as the migrations since did to stored rows. */
+  upgrade?: (row: Record<string, unknown>) => void;
+}
+
+/** Every resource type whose events an endpoint may receive, for endpoints from before that limit. */
+const ALL_EVENT_RESOURCES = ['ticket', 'comment', 'attachment', 'customer', 'team', 'user', 'api_key'];
+
+/** An endpoint exported before its resource limit existed keeps what it subscribes to (as migration 0020 did). */
+function limitEndpoint(row: Record<string, unknown>): void {
+  if (row.resource_types !== undefined) return;
+  const types = JSON.parse(String(row.event_types)) as string[];
+  const kinds = types.includes('*') ? ALL_EVENT_RESOURCES : ALL_EVENT_RESOURCES.filter((r) => types.some((t) => t.startsWith(`${r}.`)));
+  row.resource_types = JSON.stringify(kinds);
+}
+
+/** An event exported before tracking tokens were kept out of events loses its token (as migration 0020 did). */
+function scrubEvent(row: Record<string, unknown>): void {
+  if (typeof row.data !== 'string' || typeof row.resource_type !== 'string' || !row.data.includes('tracking_token')) return;
+  const data = JSON.parse(row.data) as { object: object; changes?: Record<string, unknown> | null };
+  row.data = JSON.stringify(withoutSecrets(row.resource_type, data));
 }
 
 export type TransferTableName = Exclude<keyof Database, 'organizations'>;
@@ -176,6 +199,7 @@ export const TRANSFER_TABLES: readonly TransferTable[] = [
       ticket_id: text,
       data: text,
     },
+    upgrade: scrubEvent,
   },
   { table: 'event_counters', key: ['organization_id'], columns: { organization_id: text, position: integer } },
   // Webhook endpoints with their secrets and their place in the feed, and the delivery log:
@@ -189,6 +213,7 @@ export const TRANSFER_TABLES: readonly TransferTable[] = [
       url: text,
       description: text,
       event_types: text,
+      resource_types: text,
       status: text,
       secret: text,
       previous_secret: text,
@@ -202,6 +227,8 @@ export const TRANSFER_TABLES: readonly TransferTable[] = [
       created_at: timestamp,
       updated_at: timestamp,
     },
+    optional: ['resource_types'],
+    upgrade: limitEndpoint,
   },
   {
     table: 'webhook_deliveries',

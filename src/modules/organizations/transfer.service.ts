@@ -226,7 +226,12 @@ export async function importOrganization(deps: TransferDeps, input: AsyncIterabl
           tableIndex = index;
         }
         const spec = TRANSFER_TABLES[tableIndex]!;
-        const row = decodeRow(reader, spec.columns, next.row);
+        const row = decodeRow(reader, spec.columns, next.row, spec.optional);
+        try {
+          spec.upgrade?.(row);
+        } catch {
+          throw reader.error(`a ${spec.table} row could not be brought up to date: it is damaged`);
+        }
         if (row.organization_id !== organizationId) throw reader.error('the row belongs to another organization');
         if (spec.table === 'attachments') checkAttachmentFile(reader, row, staged);
         batch.push(row);
@@ -309,7 +314,7 @@ function checkCounts(reader: LineReader, declared: unknown, seen: TransferCounts
 }
 
 /** Checks a row from the file column by column and converts it for the store. */
-function decodeRow(reader: LineReader, columns: Record<string, ColumnKind>, raw: unknown): RawRow {
+function decodeRow(reader: LineReader, columns: Record<string, ColumnKind>, raw: unknown, optional: readonly string[] = []): RawRow {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw reader.error('a row is not an object');
   const input = raw as RawRow;
   for (const column of Object.keys(input)) {
@@ -317,6 +322,7 @@ function decodeRow(reader: LineReader, columns: Record<string, ColumnKind>, raw:
   }
   const out: RawRow = {};
   for (const [column, kind] of Object.entries(columns)) {
+    if (!(column in input) && optional.includes(column)) continue;
     if (!(column in input)) throw reader.error(`column ${column} is missing`);
     const value = input[column];
     if (value === null) {

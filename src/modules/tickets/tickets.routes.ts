@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { authOf, readWithKeyOf } from '../../auth/authenticate.js';
@@ -9,6 +9,14 @@ import { ErrorBody, responses } from '../../shared/schemas.js';
 import { CreateTicketBody, ListTicketsQuery, Ticket, TicketParams, UpdateTicketBody } from './tickets.schemas.js';
 import { findTicketVersioned, findTicketWithKey, TICKET_ORDER, type TicketColumns } from './tickets.repository.js';
 import * as tickets from './tickets.service.js';
+
+/**
+ * The tracking token opens the ticket in the customer portal: only keys that may change the ticket
+ * see it (docs/api-behaviour.md#tracking-tokens). Routes that need tickets:write always show it.
+ */
+function forKey(request: FastifyRequest, ticket: Ticket): Ticket {
+  return authOf(request).scopes.has('tickets:write') ? ticket : { ...ticket, tracking_token: null };
+}
 
 export async function ticketsRoutes(fastify: FastifyInstance, deps: tickets.TicketDeps): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -25,7 +33,7 @@ export async function ticketsRoutes(fastify: FastifyInstance, deps: tickets.Tick
     handler: async (request, reply) => {
       const page = toPage(request.query);
       const list = await tickets.listTickets(deps, authOf(request).organizationId, request.query, page);
-      return withNextLink(request, reply, page, list, TICKET_ORDER);
+      return withNextLink(request, reply, page, list.map((ticket) => forKey(request, ticket)), TICKET_ORDER);
     },
   });
 
@@ -37,12 +45,13 @@ export async function ticketsRoutes(fastify: FastifyInstance, deps: tickets.Tick
     handler: (request) => {
       const read = readWithKeyOf<TicketColumns>(request, request.params.ticket_id);
       // Read with the key: answered without a promise.
-      return read === undefined ? tickets.getTicket(deps, authOf(request).organizationId, request.params.ticket_id) : tickets.presentTicketRead(read);
+      if (read !== undefined) return forKey(request, tickets.presentTicketRead(read));
+      return tickets.getTicket(deps, authOf(request).organizationId, request.params.ticket_id).then((ticket) => forKey(request, ticket));
     },
   });
 
   app.post('/v1/tickets', {
-    config: { auth: { scope: 'tickets:write' } },
+    config: { auth: { scope: 'tickets:write' }, idempotency: { secretFields: ['tracking_token'] } },
     schema: { tags, summary: 'Create a ticket', body: CreateTicketBody, response: responses({ 201: Ticket }, [400, 413, 415]) },
     handler: async (request, reply) => {
       const ticket = await tickets.createTicket(deps, authOf(request).organizationId, request.body, actorOf(authOf(request)));
@@ -64,7 +73,7 @@ export async function ticketsRoutes(fastify: FastifyInstance, deps: tickets.Tick
   });
 
   app.post('/v1/tickets/:ticket_id/tracking-token', {
-    config: { auth: { scope: 'tickets:write' } },
+    config: { auth: { scope: 'tickets:write' }, idempotency: { secretFields: ['tracking_token'] } },
     schema: {
       tags,
       summary: "Rotate the ticket's tracking token",

@@ -39,7 +39,13 @@ export const Ticket = named(
     {
       id: Uuid(),
       ticket_number: Type.Integer({ minimum: 1 }),
-      tracking_token: Uuid({ description: 'Lets the customer reach the ticket through self-service' }),
+      tracking_token: Nullable(
+        Uuid({
+          description:
+            'Lets the customer reach the ticket through self-service: a credential, shown only to keys holding tickets:write ' +
+            '(null for others, and in an answer replayed for an Idempotency-Key)',
+        }),
+      ),
       ticket_display_id: Type.String({ examples: ['TKT-42'] }),
       customer_id: Uuid(),
       subject: Type.String(),

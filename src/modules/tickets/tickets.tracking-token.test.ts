@@ -61,3 +61,37 @@ describe('POST /v1/tickets/{ticket_id}/tracking-token', () => {
     expect((await getTicket(t, ticket.id)).tracking_token).toBe(ticket.tracking_token);
   });
 });
+
+describe('the tracking token is a credential: shown only to keys holding tickets:write', () => {
+  it("a read-only key's GET and list answer null; an admin key's carry the token; each answer's ETag is its own", async () => {
+    const ticket = await portalTicket(t);
+    expect(ticket.tracking_token).toMatch(/^[0-9a-f-]{36}$/);
+    const readOnly = await t.org.key({ role: 'readonly' });
+    const readScoped = await t.org.key({ scopes: ['tickets:read'] });
+    for (const key of [readOnly, readScoped]) {
+      // Twice: the first read may take another path than the next (a key read afresh, then cached).
+      for (let i = 0; i < 2; i++) {
+        const one = await t.request({ method: 'GET', url: `/v1/tickets/${ticket.id}`, key });
+        expect(one.statusCode).toBe(200);
+        expect(one.json<TicketJson>()).toEqual({ ...ticket, tracking_token: null });
+        expect(one.body).not.toContain(ticket.tracking_token);
+        const again = await t.request({ method: 'GET', url: `/v1/tickets/${ticket.id}`, key, headers: { 'if-none-match': String(one.headers.etag) } });
+        expect(again.statusCode).toBe(304);
+        const all = await t.request({ method: 'GET', url: '/v1/tickets?limit=500', key });
+        expect(all.statusCode).toBe(200);
+        expect(all.body).not.toContain(ticket.tracking_token);
+        expect(all.json<TicketJson[]>().find((x) => x.id === ticket.id)).toEqual({ ...ticket, tracking_token: null });
+      }
+    }
+    const admin = await t.request({ method: 'GET', url: `/v1/tickets/${ticket.id}`, key: t.org.adminKey });
+    expect(admin.json<TicketJson>()).toEqual(ticket);
+    const ro = await t.request({ method: 'GET', url: `/v1/tickets/${ticket.id}`, key: readOnly });
+    expect(ro.headers.etag).not.toBe(admin.headers.etag);
+    // The admin's ETag is the one If-Match checks (a change needs tickets:write, which sees the token).
+    const patched = await t.request({ method: 'PATCH', url: `/v1/tickets/${ticket.id}`, key: t.org.adminKey, body: { priority: 'low' }, headers: { 'if-match': String(admin.headers.etag) } });
+    expect(patched.statusCode).toBe(200);
+    expect(patched.json<TicketJson>().tracking_token).toBe(ticket.tracking_token);
+    const list = await t.request({ method: 'GET', url: '/v1/tickets?limit=500', key: t.org.adminKey });
+    expect(list.json<TicketJson[]>().find((x) => x.id === ticket.id)?.tracking_token).toBe(ticket.tracking_token);
+  });
+});

@@ -98,6 +98,7 @@ describe('a receiver on localhost gets every event, signed per Standard Webhooks
     await call('PATCH', `/v1/customers/${String(customer.id)}`, { is_vip: true });
     const ticket = await call('POST', '/v1/tickets', { customer_name: 'Grace', customer_email: 'grace@example.com', subject: 'Hi', description: 'd' });
     await call('PATCH', `/v1/tickets/${String(ticket.id)}`, { status: 'open', priority: 'high' });
+    const rotated = await call('POST', `/v1/tickets/${String(ticket.id)}/tracking-token`);
     const comment = await call('POST', `/v1/tickets/${String(ticket.id)}/comments`, { body: 'Looking into it' });
     await call('PATCH', `/v1/tickets/${String(ticket.id)}/comments/${String(comment.id)}`, { body: 'Fixed' });
     await call('DELETE', `/v1/tickets/${String(ticket.id)}/comments/${String(comment.id)}`);
@@ -128,6 +129,12 @@ describe('a receiver on localhost gets every event, signed per Standard Webhooks
       expect(request.headers['user-agent']).toMatch(/^ticketing-webhooks\//);
     }
     expect(new Set(got.map((r) => json(r).type))).toEqual(new Set(EVENT_TYPES));
+    // No delivery carries a tracking token, the first or the rotated one.
+    for (const token of [ticket.tracking_token, rotated.tracking_token]) {
+      expect(token).toMatch(/^[0-9a-f-]{36}$/);
+      expect(got.some((r) => r.body.includes(String(token)))).toBe(false);
+    }
+    expect(got.some((r) => json(r).data.changes !== null && 'tracking_token' in (json(r).data.changes as Json))).toBe(true);
     // A tampered body or another secret does not verify.
     const first = got[0]!;
     expect(() => verifier.verify(`${first.body} `, first.headers as Record<string, string>)).toThrow();
@@ -156,6 +163,22 @@ describe('a receiver on localhost gets every event, signed per Standard Webhooks
     expect(got.map((r) => json(r).type)).toEqual(['ticket.created', 'ticket.created']);
     expect(got.some((r) => json(r).data.resource_id === before.id)).toBe(false);
     await t.request({ method: 'DELETE', url: `/v1/webhooks/${hook.id}` });
+  });
+});
+
+describe('an endpoint receives only events its creating key could read', () => {
+  it('"*" by a key with tickets:read only: ticket events, never comment or customer ones', async () => {
+    const writer = await t.org.key({ scopes: ['webhooks:read', 'webhooks:write', 'tickets:read'] });
+    const res = await t.request({ method: 'POST', url: '/v1/webhooks', key: writer, body: { url: receiver.url('/tickets-only'), events: ['*'] } });
+    expect(res.statusCode, res.body).toBe(201);
+    const ticket = await newTicket();
+    await t.request({ method: 'POST', url: `/v1/tickets/${String(ticket.id)}/comments`, body: { body: 'hidden' } });
+    await t.request({ method: 'PATCH', url: `/v1/customers/${String(ticket.customer_id)}`, body: { notes: 'hidden' } });
+    await t.request({ method: 'PATCH', url: `/v1/tickets/${String(ticket.id)}`, body: { status: 'open' } });
+    const got = await eventually(() => receiver.at('/tickets-only').length >= 2 && receiver.at('/tickets-only'), 10_000, 'two deliveries');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(receiver.at('/tickets-only').map((r) => json(r).type)).toEqual(['ticket.created', 'ticket.updated']);
+    expect(got.every((r) => !r.body.includes('hidden'))).toBe(true);
   });
 });
 

@@ -34,7 +34,7 @@ export async function webhooksRoutes(fastify: FastifyInstance, deps: webhooks.We
   });
 
   app.post('/v1/webhooks', {
-    config: { auth: { scope: 'webhooks:write' } },
+    config: { auth: { scope: 'webhooks:write' }, idempotency: { secretFields: ['secret'] } },
     schema: {
       tags,
       summary: 'Create a webhook endpoint; the answer carries its signing secret, shown this once',
@@ -45,7 +45,7 @@ export async function webhooksRoutes(fastify: FastifyInstance, deps: webhooks.We
       response: responses({ 201: CreatedWebhook, 409: ErrorBody }, [400, 413, 415]),
     },
     handler: async (request, reply) => {
-      const created = await webhooks.createWebhook(deps, authOf(request).organizationId, request.body);
+      const created = await webhooks.createWebhook(deps, authOf(request).organizationId, request.body, authOf(request));
       return reply.code(201).send(created);
     },
   });
@@ -65,7 +65,8 @@ export async function webhooksRoutes(fastify: FastifyInstance, deps: webhooks.We
       body: UpdateWebhookBody,
       response: responses({ 200: UpdatedWebhook, 404: ErrorBody }, [400, 413, 415]),
     },
-    handler: (request) => webhooks.updateWebhook(deps, authOf(request).organizationId, request.params.webhook_id, request.body, ifMatchOf(request)),
+    handler: (request) =>
+      webhooks.updateWebhook(deps, authOf(request).organizationId, request.params.webhook_id, request.body, ifMatchOf(request), authOf(request)),
   });
 
   app.delete('/v1/webhooks/:webhook_id', {

@@ -58,7 +58,20 @@ const Secret = Type.String({
   examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw7zgz6ZnTMAI='],
 });
 
-export const CreatedWebhook = named('CreatedWebhook', Type.Object({ ...webhookProperties, secret: Secret }));
+export const CreatedWebhook = named(
+  'CreatedWebhook',
+  Type.Object({
+    ...webhookProperties,
+    secret: Nullable(
+      Type.String({
+        description:
+          'The signing secret (whsec_ + base64), shown only in this answer: store it to verify deliveries ' +
+          '(null in an answer replayed for an Idempotency-Key)',
+        examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw7zgz6ZnTMAI='],
+      }),
+    ),
+  }),
+);
 export type CreatedWebhook = Static<typeof CreatedWebhook>;
 
 /** PATCH answers with the new secret when it rotated it, and only then. */

@@ -9,7 +9,10 @@ import { creationTimeIso } from '../../shared/clock.js';
 import type { Executor } from '../../shared/executor.js';
 import type { Page } from '../../shared/pagination.js';
 import { nowIso, toIso, toIsoOrNull } from '../../shared/time.js';
+import type { AuthContext } from '../../auth/authenticate.js';
 import { feedHead } from '../events/events.repository.js';
+import { READ_ACCESS_OF, resourceTypeOf, visibleResourceTypes } from '../events/events.visibility.js';
+import type { ResourceType } from '../events/events.schemas.js';
 import { newWebhookSecret } from './webhooks.signing.js';
 import { urlProblem } from './webhooks.target.js';
 import {
@@ -50,6 +53,28 @@ export const subscribedTypes = (row: Pick<WebhookEndpointRow, 'event_types'>): s
 
 export function subscribes(types: readonly string[], type: string): boolean {
   return types.includes('*') || types.includes(type);
+}
+
+/** The resource types whose events the endpoint may receive: what its creating key could read. */
+export const endpointResourceTypes = (row: Pick<WebhookEndpointRow, 'resource_types'>): string[] => JSON.parse(row.resource_types) as string[];
+
+/** Who asks: what its key may read decides which events an endpoint it creates or changes may carry. */
+export type Viewer = Pick<AuthContext, 'role' | 'scopes'>;
+
+/**
+ * 422 on `field` unless every type the endpoint would deliver is one the key may read (and, for an
+ * existing endpoint, within the limit it was created with). docs/api-behaviour.md#who-sees-which-events
+ */
+function checkReadable(field: string, types: readonly string[], readable: readonly string[], limit: readonly string[] | null): void {
+  const kinds = types.includes('*') ? (limit ?? []) : [...new Set(types.map(resourceTypeOf))];
+  for (const kind of kinds) {
+    if (!readable.includes(kind)) {
+      throw errors.invalidField(field, `includes ${kind}.* events, which need ${READ_ACCESS_OF[kind as ResourceType]}; this key lacks it`);
+    }
+    if (limit !== null && !limit.includes(kind)) {
+      throw errors.invalidField(field, `includes ${kind}.* events, which this endpoint may not receive: the key that created it could not read them`);
+    }
+  }
 }
 
 export function presentWebhook(row: WebhookEndpointRow): Webhook {
@@ -116,8 +141,10 @@ async function getEndpointRow(db: Executor, organizationId: string, id: string, 
  * Creates an endpoint. It receives the events committed after it exists: its cursor starts at the
  * feed's head (every position up to the head is committed, so nothing later is missed).
  */
-export async function createWebhook(deps: WebhookDeps, organizationId: string, body: CreateWebhookBody): Promise<CreatedWebhook> {
+export async function createWebhook(deps: WebhookDeps, organizationId: string, body: CreateWebhookBody, viewer: Viewer): Promise<CreatedWebhook> {
   const url = checkUrl(deps, body.url);
+  const readable = visibleResourceTypes(viewer);
+  checkReadable('body.events', body.events, readable, null);
   const { db } = deps.store;
   return db.transaction().execute(async (trx) => {
     if ((await countEndpoints(trx, organizationId)) >= MAX_ENDPOINTS) {
@@ -131,6 +158,8 @@ export async function createWebhook(deps: WebhookDeps, organizationId: string, b
       url,
       description: body.description ?? null,
       event_types: normalizeTypes(body.events),
+      // The endpoint keeps its creator's limit: never an event of a resource that key could not read.
+      resource_types: JSON.stringify(readable),
       status: 'active' as const,
       secret,
       previous_secret: null,
@@ -167,12 +196,17 @@ export async function updateWebhook(
   organizationId: string,
   id: string,
   body: UpdateWebhookBody,
-  ifMatch?: IfMatch,
+  ifMatch: IfMatch | undefined,
+  viewer: Viewer,
 ): Promise<UpdatedWebhook> {
   const url = body.url === undefined ? undefined : checkUrl(deps, body.url);
   return deps.store.db.transaction().execute(async (trx) => {
     const current = await getEndpointRow(trx, organizationId, id, true);
     assertIfMatch(ifMatch, presentWebhook(current), 'The webhook');
+    // Who points the endpoint elsewhere or changes what it receives must be able to read all of it.
+    const limit = endpointResourceTypes(current);
+    if (body.events !== undefined) checkReadable('body.events', body.events, visibleResourceTypes(viewer), limit);
+    else if (url !== undefined && url !== current.url) checkReadable('body.url', subscribedTypes(current), visibleResourceTypes(viewer), limit);
     const changes: Updateable<WebhookEndpointsTable> = {};
     if (url !== undefined && url !== current.url) changes.url = url;
     if (body.events !== undefined && normalizeTypes(body.events) !== current.event_types) changes.event_types = normalizeTypes(body.events);

@@ -232,3 +232,37 @@ describe('webhook scopes', () => {
     expect((await create({ url: 'https://hooks.example.com/x', events: ['*'] }, key)).statusCode).toBe(403);
   });
 });
+
+describe('webhook endpoints: only events the creating key could read', () => {
+  it('subscribing to a type the key cannot read is 422 naming body.events and the missing scope', async () => {
+    const key = await t.org.key({ role: 'admin', scopes: ['webhooks:read', 'webhooks:write', 'tickets:read'] });
+    const refused = await create({ url: 'https://hooks.example.com/x', events: ['ticket.created', 'comment.created'] }, key);
+    expect(refused.statusCode).toBe(422);
+    const problem = refused.json<{ errors: { field: string; message: string }[] }>();
+    expect(problem.errors[0]?.field).toBe('body.events');
+    expect(problem.errors[0]?.message).toContain('comments:read');
+    for (const [type, scope] of [['customer.updated', 'customers:read'], ['user.created', 'users:read'], ['team.created', 'teams:read'], ['attachment.created', 'attachments:read']]) {
+      const res = await create({ url: 'https://hooks.example.com/x', events: [type] }, key);
+      expect(res.statusCode, type).toBe(422);
+      expect(res.body).toContain(scope);
+    }
+    // What it can read is fine, "*" too (limited to what it can read).
+    expect((await create({ url: 'https://hooks.example.com/x', events: ['ticket.created'] }, key)).statusCode).toBe(201);
+    const all = await create({ url: 'https://hooks.example.com/x', events: ['*'] }, key);
+    expect(all.statusCode).toBe(201);
+    // The endpoint keeps its creator's limit: an admin key may not widen it by naming more types.
+    const widened = await t.request({ method: 'PATCH', url: `/v1/webhooks/${all.json<{ id: string }>().id}`, body: { events: ['comment.created'] } });
+    expect(widened.statusCode).toBe(422);
+    expect(widened.json<{ errors: { field: string }[] }>().errors[0]?.field).toBe('body.events');
+  });
+
+  it('a key may not point at itself an endpoint carrying events it cannot read', async () => {
+    const hook = await created({ events: ['comment.created'] });
+    const key = await t.org.key({ role: 'admin', scopes: ['webhooks:read', 'webhooks:write', 'tickets:read'] });
+    const moved = await t.request({ method: 'PATCH', url: `/v1/webhooks/${hook.id}`, key, body: { url: 'https://attacker.example.com/' } });
+    expect(moved.statusCode).toBe(422);
+    expect(moved.json<{ errors: { field: string }[] }>().errors[0]?.field).toBe('body.url');
+    const readable = await t.request({ method: 'PATCH', url: `/v1/webhooks/${hook.id}`, key, body: { description: 'ok' } });
+    expect(readable.statusCode).toBe(200);
+  });
+});

@@ -22,7 +22,7 @@ import {
   updateDelivery,
   updateEndpoint,
 } from './webhooks.repository.js';
-import { subscribedTypes, subscribes } from './webhooks.service.js';
+import { endpointResourceTypes, subscribedTypes, subscribes } from './webhooks.service.js';
 import { webhookHeaders } from './webhooks.signing.js';
 import { postToTarget, vettedAgents } from './webhooks.target.js';
 import { logFailure } from '../../errors.js';
@@ -196,7 +196,9 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
     const batch = await eventTypesAfter(db, org, Number(endpoint.cursor_position), SCAN_BATCH);
     if (batch.length === 0) return null;
     const types = subscribedTypes(endpoint);
-    const matches = batch.filter((e) => subscribes(types, e.type));
+    // Never an event of a resource the endpoint's creating key could not read, whatever it subscribes to.
+    const limit = endpointResourceTypes(endpoint);
+    const matches = batch.filter((e) => subscribes(types, e.type) && limit.includes(e.resource_type));
     const events = matches.slice(0, HAND_OVER);
     // Past the last event taken when there were more matches than it takes, else past the batch.
     const through = Number((events.length < matches.length ? events[events.length - 1]! : batch[batch.length - 1]!).position);
