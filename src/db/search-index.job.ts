@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
-import { logFailure } from '../errors.js';
+import { logFailure } from '../http/error-handler.js';
 import type { Store } from './store.js';
 
 /**
