@@ -5,7 +5,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { buildApp } from '../src/app.js';
-import { createApiKey } from '../src/auth/api-keys.service.js';
+import { createApiKey } from '../src/auth/keys.service.js';
 import { loadConfig } from '../src/config.js';
 import { isPostgresUrl } from '../src/db/dialect.js';
 import { migrateToLatest } from '../src/db/migrator.js';

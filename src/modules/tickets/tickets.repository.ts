@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Insertable, type RawBuilder, type SelectQueryBuilder, type SqlBool, type Updateable } from 'kysely';
-import { KEY_COLUMNS, type KeyColumns } from '../../auth/api-keys.repository.js';
+import { KEY_COLUMNS, type KeyColumns } from '../../auth/keys.repository.js';
 import { dialectOf } from '../../db/dialect.js';
 import { preparedQuery } from '../../db/prepared.js';
 import { ReadBatch, type ReadBatchStats } from '../../db/read-batch.js';
