@@ -9,7 +9,7 @@ import { createApiKey } from '../src/auth/keys.service.js';
 import { loadConfig } from '../src/config.js';
 import { isPostgresUrl } from '../src/db/dialect.js';
 import { migrateToLatest } from '../src/db/migrator.js';
-import { startSearchIndexJob } from '../src/db/search-index.job.js';
+import { startSearchIndexJob } from '../src/search/search-index.job.js';
 import { openStore } from '../src/db/store.js';
 import { createOrganization } from '../src/modules/organizations/organizations.service.js';
 import { createCommitStats, createsWrittenAlone } from '../src/modules/tickets/tickets.service.js';
