@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Migrator, sql } from 'kysely';
 import { buildApp } from '../src/app.js';
-import { createApiKey } from '../src/auth/api-keys.service.js';
+import { createApiKey } from '../src/auth/keys.service.js';
 import { loadConfig } from '../src/config.js';
 import { migrateToLatest, migrations } from '../src/db/migrator.js';
 import { COMMAND_TIMEOUTS, openStore, type Store } from '../src/db/store.js';

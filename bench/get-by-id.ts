@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import pg from 'pg';
-import { createApiKey } from '../src/auth/api-keys.service.js';
+import { createApiKey } from '../src/auth/keys.service.js';
 import { migrateToLatest } from '../src/db/migrator.js';
 import { openStore } from '../src/db/store.js';
 import { createOrganization } from '../src/modules/organizations/organizations.service.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../src/app.js';
-import { createApiKey } from '../src/auth/api-keys.service.js';
+import { createApiKey } from '../src/auth/keys.service.js';
 import { loadConfig } from '../src/config.js';
 import { migrateToLatest } from '../src/db/migrator.js';
 import { isPostgresUrl } from '../src/db/dialect.js';

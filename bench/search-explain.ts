@@ -1,6 +1,6 @@
 import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import { postgresTicketSearch } from '../src/db/search.js';
+import { postgresTicketSearch } from '../src/search/search.js';
 import type { Database } from '../src/db/types.js';
 import { listTicketsQuery, type TicketFilters } from '../src/modules/tickets/tickets.repository.js';
 import { ticketNumberOf } from '../src/modules/tickets/tickets.service.js';

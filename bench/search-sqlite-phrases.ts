@@ -1,8 +1,8 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { join } from 'node:path';
-import { probePieces, searchContains, sqliteTicketSearch } from '../src/db/search.js';
-import { termPairs } from '../src/db/search-pairs.js';
+import { probePieces, searchContains, sqliteTicketSearch } from '../src/search/search.js';
+import { termPairs } from '../src/search/search-pairs.js';
 import type { Database } from '../src/db/types.js';
 import { listTicketsQuery } from '../src/modules/tickets/tickets.repository.js';
 import { percentile } from './common.js';

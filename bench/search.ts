@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../src/app.js';
-import { createApiKey } from '../src/auth/api-keys.service.js';
+import { createApiKey } from '../src/auth/keys.service.js';
 import { loadConfig } from '../src/config.js';
 import { migrateToLatest } from '../src/db/migrator.js';
 import { openStore } from '../src/db/store.js';

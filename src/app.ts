@@ -1,16 +1,18 @@
-import cors from '@fastify/cors';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
-import FindMyWay from 'find-my-way';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { AppDeps } from './app-deps.js';
 import { registerAuthentication } from './auth/authenticate.js';
-import type { Config } from './config.js';
-import type { Store } from './db/store.js';
-import { errors, handleError, registerErrorHandler } from './errors.js';
 import { registerConditionalRequests } from './http/conditional.js';
 import { httpServerOptions, registerConnectionHandling } from './http/connections.js';
+import { registerCors } from './http/cors.js';
+import { clientErrorHandler, handleError, registerErrorHandler } from './http/error-handler.js';
+import { registerJsonOnly, registerJsonParser, registerJsonSecurityHeaders, registerStrictQueries } from './http/json-rules.js';
 import { registerCreatedLocation } from './http/location.js';
+import { loggerOptions } from './http/logger.js';
+import { registerMethodNotAllowed } from './http/method-not-allowed.js';
 import { registerIdempotency } from './idempotency/idempotency.plugin.js';
 import { authFailureLimiter, registerRateLimits } from './limits/rate-limit.js';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.js';
+import { attachmentDownloadsRoutes } from './modules/attachments/attachments.downloads.routes.js';
 import { attachmentsRoutes } from './modules/attachments/attachments.routes.js';
 import { commentsRoutes } from './modules/comments/comments.routes.js';
 import { customersRoutes } from './modules/customers/customers.routes.js';
@@ -24,39 +26,11 @@ import { portalRoutes } from './modules/portal/portal.routes.js';
 import { ticketsRoutes } from './modules/tickets/tickets.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
-import { storageRoutes } from './storage/storage.routes.js';
 import { registerOpenApi } from './openapi/openapi.plugin.js';
-import { clientErrorHandler, registerJsonParser, registerJsonSecurityHeaders, registerStrictQueries } from './shared/http-rules.js';
-import { addRouteHook, methodsOf } from './shared/route-hooks.js';
 import { validatorCompiler } from './shared/validation.js';
-import type { BlobStore } from './storage/blob-store.js';
 import { createUrlSigner } from './storage/signed-urls.js';
 
-export interface AppDeps {
-  config: Config;
-  store: Store;
-  blobs: BlobStore;
-}
-
 export const BODY_LIMIT = 1_048_576;
-
-/**
- * Redacts what grants access from logged URLs: the signature of signed download addresses, and
- * the tracking token of portal addresses (JSON and pages), which opens a ticket to whoever has it.
- */
-const redactUrl = (url: string): string =>
-  url.replace(/([?&]signature=)[^&]*/g, '$1[redacted]').replace(/^(\/+v1\/+portal\/+tickets\/+|\/+portal\/+)[^/?#]+/i, '$1[redacted]');
-
-function loggerOptions(level: string): FastifyServerOptions['logger'] {
-  if (level === 'silent') return false;
-  return {
-    level,
-    redact: ['req.headers.authorization'],
-    serializers: {
-      req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }),
-    },
-  };
-}
 
 /** Builds the whole service as a Fastify instance. Never listens: see server.ts. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -119,7 +93,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // One signer for both ends, so the secret is read (or created) once.
   const signer = createUrlSigner(deps.config);
   await app.register(attachmentsRoutes, { ...deps, signer });
-  await app.register(storageRoutes, { ...deps, signer });
+  await app.register(attachmentDownloadsRoutes, { ...deps, signer });
   await app.register(portalRoutes, {
     ...deps,
     signer,
@@ -127,105 +101,4 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     windowMs: deps.config.rateLimit.windowMs,
   });
   return app;
-}
-
-/** Request headers a browser client may send (preflight `Access-Control-Allow-Headers`). */
-export const CORS_ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'If-Match', 'If-None-Match', 'Range'];
-/** Response headers a browser client may read beyond the simple ones. */
-export const CORS_EXPOSED_HEADERS = [
-  'RateLimit-Limit',
-  'RateLimit-Remaining',
-  'RateLimit-Reset',
-  'Retry-After',
-  'Link',
-  'ETag',
-  'Location',
-  'Content-Disposition',
-  'Content-Range',
-  'WWW-Authenticate',
-  'Idempotent-Replayed',
-];
-
-/**
- * CORS for browser clients on other origins (CORS_ORIGINS; off when unset). Keys travel in the
- * Authorization header, never in cookies, so no credentials mode is needed. Registered before the
- * 405 hook sees routes: the plugin's `OPTIONS *` preflight route must not turn every unknown
- * address into a 405.
- */
-async function registerCors(app: FastifyInstance, origins: '*' | string[] | null): Promise<void> {
-  if (origins === null) return;
-  await app.register(cors, {
-    origin: origins,
-    methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],
-    allowedHeaders: CORS_ALLOWED_HEADERS,
-    exposedHeaders: CORS_EXPOSED_HEADERS,
-    maxAge: 600,
-    optionsSuccessStatus: 204,
-    // The preflight answers for any address, as 204; the real request then gets its real status.
-    strictPreflight: false,
-  });
-}
-
-/** 404 for unknown addresses, 405 with `Allow` for known addresses asked with another method. */
-function registerMethodNotAllowed(app: FastifyInstance): void {
-  const paths = FindMyWay();
-  const methodsByPath = new Map<string, Set<string>>();
-  app.addHook('onRoute', (route) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    let known = methodsByPath.get(route.url);
-    if (!known) {
-      known = new Set();
-      methodsByPath.set(route.url, known);
-      paths.on('GET', route.url, () => undefined, known);
-    }
-    for (const m of methods) known.add(m);
-  });
-  const routeError = (request: FastifyRequest) => {
-    // Routes ignore one trailing slash; so does this lookup (else `/v1/tickets/` would match `:ticket_id`).
-    const path = (request.url.split('?')[0] ?? '/').replace(/(.)\/$/, '$1');
-    const match = paths.find('GET', path);
-    const allowed = match?.store as Set<string> | undefined;
-    // A route of this very method that found nothing (a static file handler, /docs/static/*) is a 404.
-    if (allowed && !allowed.has(request.method)) return errors.methodNotAllowed(request.method, [...allowed].sort());
-    return errors.routeNotFound(request.method, request.url);
-  };
-  // Answered before any body is read (the not-found route would parse it first), so a body sent
-  // slowly to an unknown address cannot hold the connection (src/http/connections.ts).
-  // Synchronous: it runs on every request, and a promise per request is not free.
-  app.addHook('onRequest', (request, _reply, done) => {
-    done(request.is404 ? routeError(request) : undefined);
-  });
-  app.setNotFoundHandler((request) => {
-    throw routeError(request);
-  });
-}
-
-/**
- * POST and PATCH bodies are JSON (decisions §3): anything else is 415, even an empty body, so a
- * client that forgot the header learns why. The upload route (`config.multipart`) and the portal's
- * HTML reply form (`config.form`, which parses only urlencoded bodies) are exempt.
- */
-function registerJsonOnly(app: FastifyInstance): void {
-  // The route's own hook, on the routes that take a JSON body: reads never run it.
-  app.addHook('onRoute', (route) => {
-    const methods = methodsOf(route.method);
-    if (!methods.includes('POST') && !methods.includes('PATCH')) return;
-    if (route.config?.multipart || route.config?.form || !route.schema?.body) return;
-    addRouteHook(route, 'preValidation', (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
-      if (request.method !== 'POST' && request.method !== 'PATCH') return done();
-      const type = request.headers['content-type'];
-      done(!type || !JSON_CONTENT_TYPE.test(type) ? errors.unsupportedMediaType() : undefined);
-    });
-  });
-}
-
-const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** The route takes multipart/form-data instead of JSON. */
-    multipart?: boolean;
-    /** The route takes an HTML form (application/x-www-form-urlencoded) instead of JSON: the portal's reply form. */
-    form?: boolean;
-  }
 }

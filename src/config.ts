@@ -3,7 +3,7 @@ import { Value } from 'typebox/value';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { isPostgresUrl } from './db/dialect.js';
-import type { SearchOptions } from './db/search-runner.js';
+import type { SearchOptions } from './search/search-runner.js';
 import type { StoreTimeouts } from './db/store.js';
 
 /** Environment variables the service reads, validated once at start. */

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { requireSharedSigningSecret, type Config } from './config.js';
 import { migrateToLatest } from './db/migrator.js';
-import { startSearchIndexJob } from './db/search-index.job.js';
+import { startSearchIndexJob } from './search/search-index.job.js';
 import { COMMAND_TIMEOUTS, openStore, type Store, type StoreOptions } from './db/store.js';
 import { trackConnections, type ConnectionTracker } from './http/connections.js';
 import { startDashboardCompaction } from './modules/dashboard/dashboard.compaction.js';

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { generateApiKey, hashApiKey } from '../src/auth/api-keys.js';
-import { READONLY_KEY_LIFETIME_MS, resolveScopes } from '../src/auth/api-keys.service.js';
+import { generateApiKey, hashApiKey } from '../src/auth/key-format.js';
+import { READONLY_KEY_LIFETIME_MS, resolveScopes } from '../src/auth/keys.service.js';
 import { ALL_SCOPES, READ_SCOPES } from '../src/auth/scopes.js';
 import { AppError, UNAUTHORIZED_DETAILS, type UnauthorizedReason } from '../src/errors.js';
 import { buildTestApp, type TestApp } from './helpers/test-app.js';

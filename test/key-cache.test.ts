@@ -1,6 +1,6 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashApiKey } from '../src/auth/api-keys.js';
+import { hashApiKey } from '../src/auth/key-format.js';
 import { openStore } from '../src/db/store.js';
 import { UNAUTHORIZED_DETAILS } from '../src/errors.js';
 import { buildTestApp, type TestApp } from './helpers/test-app.js';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UNINDEXED_TERM_WINDOW } from '../src/db/search.js';
-import { rowPairs, termPairs } from '../src/db/search-pairs.js';
+import { UNINDEXED_TERM_WINDOW } from '../src/search/search.js';
+import { rowPairs, termPairs } from '../src/search/search-pairs.js';
 import { listTicketsQuery, type TicketFilters } from '../src/modules/tickets/tickets.repository.js';
 import { listCustomersQuery, type CustomerFilters } from '../src/modules/customers/customers.repository.js';
 import type { Page } from '../src/shared/pagination.js';

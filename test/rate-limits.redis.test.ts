@@ -4,7 +4,7 @@ import type { FastifyBaseLogger, FastifyInstance, LightMyRequestResponse } from 
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { generateApiKey } from '../src/auth/api-keys.js';
+import { generateApiKey } from '../src/auth/key-format.js';
 import type { Config } from '../src/config.js';
 import { openSharedRedis } from '../src/limits/redis.js';
 import { openBlobStore } from '../src/storage/open-blob-store.js';

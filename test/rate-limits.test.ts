@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateApiKey } from '../src/auth/api-keys.js';
+import { generateApiKey } from '../src/auth/key-format.js';
 import { loadConfig } from '../src/config.js';
 import { buildTestApp, type TestApp } from './helpers/test-app.js';
 

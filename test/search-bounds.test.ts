@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UNINDEXED_TERM_WINDOW } from '../src/db/search.js';
+import { UNINDEXED_TERM_WINDOW } from '../src/search/search.js';
 import { listTicketsQuery } from '../src/modules/tickets/tickets.repository.js';
 import { buildTestApp, TEST_STORE, type TestApp, type TestOrg } from './helpers/test-app.js';
 

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createApiKey } from '../auth/api-keys.service.js';
+import { createApiKey } from '../auth/keys.service.js';
 import { openStore } from '../db/store.js';
 import { cliSandbox } from '../../test/helpers/cli.js';
 

@@ -1,6 +1,6 @@
 import type { ParseArgsConfig } from 'node:util';
-import { createApiKey } from '../auth/api-keys.service.js';
-import type { KeyRole } from '../auth/api-keys.js';
+import { createApiKey } from '../auth/keys.service.js';
+import type { KeyRole } from '../auth/key-format.js';
 import { ALL_SCOPES, READ_SCOPES } from '../auth/scopes.js';
 import type { Store } from '../db/store.js';
 import type { ApiKey } from '../modules/api-keys/api-keys.schemas.js';

@@ -1,7 +1,7 @@
 import type { ParseArgsConfig } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.js';
-import { createApiKey } from '../auth/api-keys.service.js';
+import { createApiKey } from '../auth/keys.service.js';
 import type { Config } from '../config.js';
 import type { Store } from '../db/store.js';
 import { apiKeyCreated, revokeOrganizationKey } from '../modules/api-keys/api-keys.service.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { listTicketsQuery } from '../modules/tickets/tickets.repository.js';
 import { migrations } from './migrator.js';
-import { rowPairs } from './search-pairs.js';
+import { rowPairs } from '../search/search-pairs.js';
 import { openStore } from './store.js';
 
 /**

@@ -8,8 +8,8 @@ import { isPostgresUrl, type DialectName } from './dialect.js';
 import { resilientPool } from './pg-pool.js';
 import { MAIN_CONNECTION_CHECKPOINT_PAGES, startCheckpointer } from './sqlite-checkpointer.js';
 import { withStatementCache } from './sqlite-statements.js';
-import { postgresTicketSearch, searchContains, sqliteTicketSearch, type TicketSearch } from './search.js';
-import { registerSearchPairs } from './search-pairs.js';
+import { postgresTicketSearch, searchContains, sqliteTicketSearch, type TicketSearch } from '../search/search.js';
+import { registerSearchPairs } from '../search/search-pairs.js';
 import {
   DEFAULT_SEARCH_OPTIONS,
   mainThreadSearchRunner,
@@ -17,7 +17,7 @@ import {
   sqliteSearchRunner,
   type SearchOptions,
   type SearchRunner,
-} from './search-runner.js';
+} from '../search/search-runner.js';
 import { StoreHealth } from './store-health.js';
 import type { Database } from './types.js';
 

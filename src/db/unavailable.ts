@@ -1,7 +1,7 @@
 /**
  * Which errors mean "the store is unavailable right now" (answered 503 with Retry-After, a
  * retryable condition) rather than a bug (500). One list for PostgreSQL, SQLite and the attachment
- * stores, read by the one error handler (src/errors.ts) and by the readiness check.
+ * stores, read by the one error handler (src/http/error-handler.ts) and by the readiness check.
  *
  * Errors are recognised by their codes: PostgreSQL's SQLSTATE, better-sqlite3's `SQLITE_*` codes,
  * Node's system error codes. The `pg` client raises a few errors of its own without a code; those

@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { errors } from '../errors.js';
-import { isApiRoute } from '../shared/http-rules.js';
+import { isApiRoute } from './json-rules.js';
 import { addRouteHook, methodsOf } from '../shared/route-hooks.js';
 import { ErrorBody } from '../shared/schemas.js';
 

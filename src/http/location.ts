@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isApiRoute } from '../shared/http-rules.js';
+import { isApiRoute } from './json-rules.js';
 import { addRouteHook, methodsOf } from '../shared/route-hooks.js';
 
 /**

@@ -12,8 +12,9 @@ import type {
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import type { Database } from '../db/types.js';
-import { errors, logFailure } from '../errors.js';
-import { isApiRoute } from '../shared/http-rules.js';
+import { errors } from '../errors.js';
+import { logFailure } from '../http/error-handler.js';
+import { isApiRoute } from '../http/json-rules.js';
 import { addRouteHook } from '../shared/route-hooks.js';
 import { ErrorBody } from '../shared/schemas.js';
 import {

@@ -160,7 +160,7 @@ const STATUS_HEADERS: Record<string, string[]> = {
   '429': ['Retry-After'],
   '503': ['Retry-After'],
 };
-/** Headers of every JSON answer and every page (shared/http-rules.ts, the portal's pages). */
+/** Headers of every JSON answer and every page (http/json-rules.ts, the portal's pages). */
 const CONTENT_HEADERS = ['Cache-Control', 'X-Content-Type-Options'];
 const isList = (response: Response): boolean => Object.values(response.content ?? {}).some((c) => (c.schema as { type?: string } | undefined)?.type === 'array');
 const carriesContentHeaders = (response: Response): boolean =>

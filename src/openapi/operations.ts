@@ -1,6 +1,6 @@
 import type { FastifySchema, RouteOptions } from 'fastify';
 import { ETagResponseHeader, isSingleResource } from '../http/conditional.js';
-import { isApiRoute } from '../shared/http-rules.js';
+import { isApiRoute } from '../http/json-rules.js';
 import { ErrorBody } from '../shared/schemas.js';
 import type { ComponentCollector } from './components.js';
 import { operationIdOf } from './operation-ids.js';

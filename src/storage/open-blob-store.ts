@@ -7,7 +7,7 @@ import type { Executor } from '../shared/executor.js';
 import type { BlobStore, SweepResult } from './blob-store.js';
 import { DatabaseBlobStore } from './database-store.js';
 import { DiskBlobStore } from './disk-store.js';
-import { logFailure } from '../errors.js';
+import { logFailure } from '../http/error-handler.js';
 
 /**
  * The attachment store the configuration names (STORAGE_BACKEND): files under DATA_DIR/attachments

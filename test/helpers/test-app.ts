@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { inject as injected } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { createApiKey, type NewApiKey } from '../../src/auth/api-keys.service.js';
+import { createApiKey, type NewApiKey } from '../../src/auth/keys.service.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { migrateToLatest } from '../../src/db/migrator.js';
 import { openStore, type Store } from '../../src/db/store.js';

@@ -1,12 +1,11 @@
 import { sql, type Kysely } from 'kysely';
-import { foldDelta, foldResolution, horizons, pastHorizon, type Delta } from '../../modules/dashboard/dashboard.counters.js';
 import { dialectOf } from '../dialect.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations must not depend on today's table types */
 
 /**
- * The dashboard's median resolution time without sorting the tickets resolved in 30 days (issue
- * 11, docs/architecture.md#dashboard):
+ * The dashboard's median resolution time without sorting the tickets resolved in 30 days
+ * (docs/architecture.md#dashboard):
  *
  * - a histogram of resolution times in `dashboard_totals` (kinds `md`, `mh`, `fd`, `fh`, see
  *   dashboard.counters.ts), folded by compaction from the deltas that the triggers of 0012 write,
@@ -53,6 +52,109 @@ async function updateTrigger(db: Kysely<any>, exactTimes: boolean): Promise<void
         end`,
       )
       .execute(db);
+  }
+}
+
+/*
+ * Frozen copy of what this migration used from src/modules/dashboard/dashboard.counters.ts as it
+ * was when the migration was written: a migration never imports live code, which may change after.
+ */
+type CounterKind = 'sp' | 'oa' | 'cr' | 'rs' | 'du' | 'dt' | HistogramKind;
+type HistogramKind = 'md' | 'mh' | 'fd' | 'fh';
+interface Delta {
+  status: string;
+  priority: string;
+  assigned_user_id: string | null;
+  assigned_team_id: string | null;
+  created_at: string;
+  due_date: string | null;
+  resolved_at: string | null;
+  n: number;
+}
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+const OPEN_STATUSES = ['new', 'open', 'pending'];
+
+const hourOf = (iso: string): string => iso.slice(0, 13);
+const dayOf = (iso: string): string => iso.slice(0, 10);
+const isOpen = (status: string): boolean => OPEN_STATUSES.includes(status);
+
+function horizons(now: number): Record<'cr' | 'rs' | 'du' | 'day', string> {
+  const hour = (msAgo: number) => hourOf(new Date(now - msAgo).toISOString());
+  return { cr: hour(8 * DAY_MS), rs: hour(31 * DAY_MS), du: hour(2 * HOUR_MS), day: dayOf(new Date(now - 31 * DAY_MS).toISOString()) };
+}
+
+function histogramTime(kind: HistogramKind, a: string, b: string): string {
+  return kind === 'md' || kind === 'fd' ? b : kind === 'mh' ? a : a.slice(4);
+}
+
+function pastHorizon(kind: CounterKind, a: string, b: string, old: ReturnType<typeof horizons>): boolean {
+  switch (kind) {
+    case 'cr':
+    case 'rs':
+    case 'du':
+      return a < old[kind];
+    case 'md':
+    case 'fd':
+      return histogramTime(kind, a, b) < old.day;
+    case 'mh':
+    case 'fh':
+      return histogramTime(kind, a, b) < old.rs;
+    default:
+      return false;
+  }
+}
+
+const resolutionMs = (createdAt: string, resolvedAt: string): number => Date.parse(resolvedAt) - Date.parse(createdAt);
+
+const FINE = 64;
+
+/** Of a duration >= 0 ms: exact (1 ms wide) below 256 ms, then 1/256 to 1/128 of the value wide. */
+function positiveBucket(v: number): { c: number; f: number; lo: number; hi: number } {
+  if (v < 4 * FINE) return { c: Math.floor(v / FINE), f: v % FINE, lo: v, hi: v + 1 };
+  let e = Math.floor(Math.log2(v));
+  while (2 ** e > v) e--;
+  while (2 ** (e + 1) <= v) e++;
+  const unit = 2 ** (e - 7); // the top 8 bits of v: m in [128, 256)
+  const m = Math.floor(v / unit);
+  return { c: 4 + (e - 8) * 2 + (m >= 192 ? 1 : 0), f: m % FINE, lo: m * unit, hi: (m + 1) * unit };
+}
+
+function durationBucket(ms: number): { coarse: string; fine: string; lo: number; hi: number } {
+  const key = (c: number, f: number) => ({ coarse: String(500 + c), fine: String(f).padStart(2, '0') });
+  if (ms >= 0) {
+    const b = positiveBucket(ms);
+    return { ...key(b.c, b.f), lo: b.lo, hi: b.hi };
+  }
+  // Mirrored: -1 - u for u >= 0, so that larger u sorts lower.
+  const b = positiveBucket(-ms - 1);
+  return { ...key(-1 - b.c, FINE - 1 - b.f), lo: 0 - b.hi, hi: 0 - b.lo };
+}
+
+function foldResolution(createdAt: string, resolvedAt: string, n: number, add: (kind: HistogramKind, a: string, b: string, n: number) => void): void {
+  const { coarse, fine } = durationBucket(resolutionMs(createdAt, resolvedAt));
+  const day = dayOf(resolvedAt);
+  const hour = hourOf(resolvedAt);
+  add('md', coarse, day, n);
+  add('mh', hour, coarse, n);
+  add('fd', `${coarse} ${fine}`, day, n);
+  add('fh', `${coarse} ${hour}`, fine, n);
+}
+
+function foldDelta(d: Delta, add: (kind: CounterKind, a: string, b: string, n: number) => void): void {
+  const n = Number(d.n);
+  add('sp', d.status, d.priority, n);
+  add('cr', hourOf(d.created_at), '', n);
+  if (d.resolved_at !== null) {
+    add('rs', hourOf(d.resolved_at), '', n);
+    foldResolution(d.created_at, d.resolved_at, n, add);
+  }
+  if (!isOpen(d.status)) return;
+  add('oa', d.assigned_user_id ?? '', d.assigned_team_id ?? '', n);
+  if (d.due_date !== null) {
+    add('du', hourOf(d.due_date), '', n);
+    add('dt', '', '', n);
   }
 }
 

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import { hashApiKey, isWellFormedApiKey } from '../../auth/api-keys.js';
-import { findApiKeyByHash } from '../../auth/api-keys.repository.js';
-import { createApiKey, READONLY_KEY_LIFETIME_MS, resolveScopes } from '../../auth/api-keys.service.js';
+import { hashApiKey, isWellFormedApiKey } from '../../auth/key-format.js';
+import { findApiKeyByHash } from '../../auth/keys.repository.js';
+import { createApiKey, READONLY_KEY_LIFETIME_MS, resolveScopes } from '../../auth/keys.service.js';
 import type { AuthContext } from '../../auth/authenticate.js';
 import { ALL_SCOPES, READ_SCOPES, type Scope } from '../../auth/scopes.js';
 import type { Store } from '../../db/store.js';

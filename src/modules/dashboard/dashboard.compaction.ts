@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Store } from '../../db/store.js';
-import { logFailure } from '../../errors.js';
+import { logFailure } from '../../http/error-handler.js';
 import { foldDelta, horizons, pastHorizon } from './dashboard.counters.js';
 import { addToTotals, deleteZeroTotals, pruneTotals, takeDeltas, tryCompactionLock } from './dashboard.repository.js';
 

@@ -4,7 +4,7 @@ import type { Executor } from '../../shared/executor.js';
 import { toIso } from '../../shared/time.js';
 import { oldestPositionNeeded } from '../webhooks/webhooks.repository.js';
 import { deleteEventsThrough, oldestEvents, organizationsWithEvents } from './events.repository.js';
-import { logFailure } from '../../errors.js';
+import { logFailure } from '../../http/error-handler.js';
 
 /**
  * Retention of the event log (EVENTS_RETENTION_DAYS, default 30; 0 keeps everything): events older

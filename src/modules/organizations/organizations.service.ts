@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.js';
 import { nowIso } from '../../shared/time.js';
 import { countOrganizations, insertOrganization, lockForBootstrap } from './organizations.repository.js';
-import { createApiKey } from '../../auth/api-keys.service.js';
+import { createApiKey } from '../../auth/keys.service.js';
 import { apiKeyCreated } from '../api-keys/api-keys.service.js';
 import { eventLogOf, SYSTEM_ACTOR } from '../events/events.log.js';
 

@@ -1,7 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { AppError, logFailure, toAppError } from '../../errors.js';
+import { AppError } from '../../errors.js';
+import { logFailure, toAppError } from '../../http/error-handler.js';
 import { PAGE_HEADERS, renderMessagePage, renderNotFoundPage, renderTicketPage } from './portal.html.js';
 import { tokenBeforeBody } from './portal.hooks.js';
 import { PortalAttachmentParams, PortalReplyForm, PortalTicketParams } from './portal.schemas.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateApiKey, hashApiKey } from '../../auth/api-keys.js';
+import { generateApiKey, hashApiKey } from '../../auth/key-format.js';
 import { buildTestApp, TEST_STORE, type TestApp, type TestOrg } from '../../../test/helpers/test-app.js';
 import { ticketWithKeyReadStats } from './tickets.repository.js';
 

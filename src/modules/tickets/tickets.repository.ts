@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Insertable, type RawBuilder, type SelectQueryBuilder, type SqlBool, type Updateable } from 'kysely';
-import { KEY_COLUMNS, type KeyColumns } from '../../auth/api-keys.repository.js';
+import { sql, type Insertable, type RawBuilder, type SelectQueryBuilder, type Updateable } from 'kysely';
+import { KEY_COLUMNS, type KeyColumns } from '../../auth/keys.repository.js';
 import { dialectOf } from '../../db/dialect.js';
 import { preparedQuery } from '../../db/prepared.js';
 import { ReadBatch, type ReadBatchStats } from '../../db/read-batch.js';
 import type { VersionedReads, VersionedStatement } from '../../db/store.js';
-import { UNINDEXED_TERM_WINDOW, type SearchTerm, type TicketSearch } from '../../db/search.js';
+import { UNINDEXED_TERM_WINDOW, type SearchTerm, type TicketSearch } from '../../search/search.js';
+import { searchTicketsQuery } from '../../search/tickets.search-query.js';
 import type { CustomersTable, Database, TicketRow, TicketsTable } from '../../db/types.js';
 import type { UnpositionedEventRow } from '../events/events.repository.js';
 import { forUpdate, type Executor } from '../../shared/executor.js';
@@ -369,17 +370,8 @@ function withFilters<O>(query: SelectQueryBuilder<Database, 'tickets', O>, organ
 
 /**
  * The query for one page of an organization's tickets, newest first, built but not run (so its
- * plan can be checked); every filter is served by an index, and the work a search does is
- * bounded by the page asked for (docs/architecture.md#search):
- *
- * - a term the search index answers: the index yields the organization's candidates (only its
- *   own: the index is partitioned or led by the organization), each ticket fetched by its key and
- *   rechecked; on SQLite newest first straight from the index, stopping when the page is full; on
- *   PostgreSQL (TicketSearch.scanFirst) the organization's newest tickets are tested first, the
- *   index read only when they do not fill the page;
- * - a term it cannot answer (one or two characters): the organization's newest
- *   UNINDEXED_TERM_WINDOW tickets matching the filters, each tested (`windowExceeded` tells when
- *   the page lies beyond them).
+ * plan can be checked); every filter is served by an index. With a search term, the query is
+ * src/search/tickets.search-query.ts (how it runs on each store: src/search/README.md).
  */
 export function listTicketsQuery(
   db: Executor,
@@ -389,79 +381,9 @@ export function listTicketsQuery(
   page: Page,
 ) {
   const term = filters.search;
-  if (term && search.indexes(term.text)) {
-    const matches = search.indexedTickets(db, organizationId, term);
-    const text = withFilters(matches.query, organizationId, filters, page).select(QUALIFIED).select(matches.newestFirst.as('newest_first'));
-    if (search.scanFirst !== undefined && search.scanMatch) {
-      // The organization's newest tickets (matching the filters, read from their index in order)
-      // tested one by one, stopping when offset + limit match or after scanFirst(those) tickets; the
-      // index's matches only when that comes back short, decided in the same statement: a page
-      // filled from the newest tickets is the page (matches rank newest first).
-      const need = page.offset + page.limit;
-      const scanned = search.scanFirst(need);
-      const newest = withFilters(db.selectFrom('tickets'), organizationId, filters, page)
-        .selectAll('tickets')
-        .orderBy('tickets.ticket_number', 'desc')
-        .limit(scanned);
-      const scan = db
-        .selectFrom(newest.as('tickets'))
-        .select(COLUMNS)
-        .select(sql<number>`tickets.ticket_number`.as('newest_first'))
-        .where(search.scanMatch(term, organizationId))
-        .orderBy('tickets.ticket_number', 'desc')
-        .limit(need);
-      const found = sql<number>`(select count(*) from scan)`;
-      // Short, the scan is still the whole answer when it read every ticket the filters let
-      // through (a customer's 500 tickets): the index would have fetched every match of the term.
-      // Looked at only when the scan came back short (AND and OR stop at their first operand).
-      // (The ticket number alone, so that the filter's index can answer without the table.)
-      const beyond = withFilters(db.selectFrom('tickets'), organizationId, filters, page)
-        .select('tickets.ticket_number')
-        .orderBy('tickets.ticket_number', 'desc')
-        .offset(scanned - 1)
-        .limit(1);
-      const more = sql<SqlBool>`(select beyond.more from beyond)`;
-      return db
-        .with((cte) => cte('scan').materialized(), () => scan)
-        .with((cte) => cte('beyond').materialized(), (d) => d.selectNoFrom(sql<SqlBool>`exists (${beyond})`.as('more')))
-        .selectFrom('scan')
-        .selectAll()
-        .where(sql<SqlBool>`(${found} >= ${need} or not ${more})`)
-        .unionAll(text.where(sql<SqlBool>`(${found} < ${need} and ${more})`) as never)
-        .orderBy(sql.ref('newest_first'), 'desc')
-        .limit(page.limit)
-        .offset(page.offset);
-    }
-    const numbered = term.ticketNumber === null ? undefined : search.numberedTicket?.(db, organizationId, term.ticketNumber);
-    if (!numbered) return text.orderBy(sql.ref('newest_first'), 'desc').limit(page.limit).offset(page.offset);
-    // The page of matches read from the index in its order (no sort), then the numbered ticket
-    // put in its place among them: a sort of at most offset + limit + 1 rows.
-    const firstMatches = text.orderBy(sql.ref('newest_first'), 'desc').limit(page.offset + page.limit);
-    const ticket = withFilters(numbered.query, organizationId, filters, page).select(QUALIFIED).select(numbered.newestFirst.as('newest_first'));
-    return db
-      .selectFrom(firstMatches.as('m'))
-      .selectAll()
-      .union(db.selectFrom(ticket.as('n')).selectAll())
-      .orderBy(sql.ref('newest_first'), 'desc')
-      .limit(page.limit)
-      .offset(page.offset);
-  }
   if (term) {
-    // The newest tickets of the window, then the text test on each.
-    const window = withFilters(db.selectFrom('tickets'), organizationId, filters, page)
-      .selectAll('tickets')
-      .orderBy('tickets.ticket_number', 'desc')
-      .limit(UNINDEXED_TERM_WINDOW);
-    return db
-      .selectFrom(window.as('tickets'))
-      .select(COLUMNS)
-      .where((eb) => {
-        const text = search.textMatch(term, organizationId);
-        return term.ticketNumber === null ? text : eb.or([text, eb('tickets.ticket_number', '=', term.ticketNumber)]);
-      })
-      .orderBy('tickets.ticket_number', 'desc')
-      .limit(page.limit)
-      .offset(page.offset);
+    const filtered = <O>(query: SelectQueryBuilder<Database, 'tickets', O>) => withFilters(query, organizationId, filters, page);
+    return searchTicketsQuery(db, search, organizationId, term, page, { filtered, columns: COLUMNS, qualified: QUALIFIED });
   }
   return withFilters(db.selectFrom('tickets'), organizationId, filters, page)
     .select(COLUMNS)

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { MAX_SEARCH_TERM_LENGTH, UNINDEXED_TERM_WINDOW } from '../../db/search.js';
+import { MAX_SEARCH_TERM_LENGTH, UNINDEXED_TERM_WINDOW } from '../../search/search.js';
 import { DateTime, named, Nullable, pageQuery, StringEnum, Uuid } from '../../shared/schemas.js';
 
 export const TICKET_STATUSES = ['new', 'open', 'pending', 'resolved', 'closed'] as const;

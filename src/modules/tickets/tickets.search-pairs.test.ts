@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, TEST_STORE, type TestApp, type TestOrg } from '../../../test/helpers/test-app.js';
-import { rowPairs, termPairs } from '../../db/search-pairs.js';
+import { rowPairs, termPairs } from '../../search/search-pairs.js';
 import { deleteOrganizationRow } from '../organizations/transfer.repository.js';
 import { ticketNumberOf } from './tickets.service.js';
 

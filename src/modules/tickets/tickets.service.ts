@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction, Updateable } from 'kysely';
-import { UNINDEXED_TERM_WINDOW } from '../../db/search.js';
-import { SearchBusyError, SearchTimeoutError } from '../../db/search-runner.js';
+import { UNINDEXED_TERM_WINDOW } from '../../search/search.js';
+import { SearchBusyError, SearchTimeoutError } from '../../search/search-runner.js';
 import type { Store } from '../../db/store.js';
 import type { Database, TicketsTable } from '../../db/types.js';
 import { isStoreUnavailable } from '../../db/unavailable.js';

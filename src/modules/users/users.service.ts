@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Updateable } from 'kysely';
-import { revokeKeysOfHolder } from '../../auth/api-keys.repository.js';
+import { revokeKeysOfHolder } from '../../auth/keys.repository.js';
 import type { Store } from '../../db/store.js';
 import type { UsersTable } from '../../db/types.js';
 import { errors } from '../../errors.js';

@@ -25,7 +25,7 @@ import {
 import { endpointResourceTypes, subscribedTypes, subscribes } from './webhooks.service.js';
 import { webhookHeaders } from './webhooks.signing.js';
 import { postToTarget, vettedAgents } from './webhooks.target.js';
-import { logFailure } from '../../errors.js';
+import { logFailure } from '../../http/error-handler.js';
 
 /**
  * The delivery job: sends events to webhook endpoints, at least once, in order per endpoint.

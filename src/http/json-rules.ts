@@ -1,12 +1,13 @@
-import { maxHeaderSize, STATUS_CODES } from 'node:http';
-import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { errors } from '../errors.js';
+import { addRouteHook, methodsOf } from '../shared/route-hooks.js';
 
 /**
  * Request and response rules that hold for every route, applied in one place each instead of
- * route by route: which query parameters are known, what an empty JSON body means, the headers
- * every JSON answer carries, and the shape of errors Node's HTTP parser answers on its own.
+ * route by route: which bodies are JSON, which query parameters are known, what an empty JSON
+ * body means, and the headers every JSON answer carries. (The shape of error answers, those of
+ * Node's HTTP parser included, is src/http/error-handler.ts.)
  */
 
 /** The JSON API: every route under /v1, the customer portal's JSON routes included. */
@@ -73,47 +74,32 @@ export function registerJsonSecurityHeaders(app: FastifyInstance): void {
   });
 }
 
-/** Status and detail for an error Node's HTTP parser raised before any route saw the request. */
-function clientErrorAnswer(code: string | undefined): [number, string] {
-  switch (code) {
-    case 'HPE_HEADER_OVERFLOW':
-      return [431, `Request headers are too large: the request line and headers may take at most ${maxHeaderSize} bytes`];
-    case 'ERR_HTTP_REQUEST_TIMEOUT':
-    case 'ERR_HTTP_REQUEST_HEADERS_TIMEOUT':
-      return [408, 'Request timeout: the request was not received in time'];
-    default:
-      return [400, 'Malformed HTTP request: it could not be parsed'];
-  }
+/**
+ * POST and PATCH bodies are JSON (docs/api-behaviour.md): anything else is 415, even an empty body, so a
+ * client that forgot the header learns why. The upload route (`config.multipart`) and the portal's
+ * HTML reply form (`config.form`, which parses only urlencoded bodies) are exempt.
+ */
+export function registerJsonOnly(app: FastifyInstance): void {
+  // The route's own hook, on the routes that take a JSON body: reads never run it.
+  app.addHook('onRoute', (route) => {
+    const methods = methodsOf(route.method);
+    if (!methods.includes('POST') && !methods.includes('PATCH')) return;
+    if (route.config?.multipart || route.config?.form || !route.schema?.body) return;
+    addRouteHook(route, 'preValidation', (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+      if (request.method !== 'POST' && request.method !== 'PATCH') return done();
+      const type = request.headers['content-type'];
+      done(!type || !JSON_CONTENT_TYPE.test(type) ? errors.unsupportedMediaType() : undefined);
+    });
+  });
 }
 
-/**
- * Fastify's `clientErrorHandler`: errors of Node's HTTP parser (headers too large, a malformed
- * request line or header, a broken chunked body, a request that took too long) happen before
- * routing, so no Fastify error handler sees them. They get the one error shape `{ "detail" }`,
- * JSON headers and `Connection: close`, then the connection is closed: after a parse error the
- * rest of the stream cannot be trusted.
- */
-export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket): void {
-  // A reset connection has nobody to answer.
-  if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const [status, detail] = clientErrorAnswer(error.code);
-  this.log.debug({ err: { code: error.code, message: error.message } }, 'client error');
-  // As Node does: answer only if no response has started on this connection.
-  const pending = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-  if (!socket.writable || pending?.headersSent) {
-    socket.destroy();
-    return;
+const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route takes multipart/form-data instead of JSON. */
+    multipart?: boolean;
+    /** The route takes an HTML form (application/x-www-form-urlencoded) instead of JSON: the portal's reply form. */
+    form?: boolean;
   }
-  const body = JSON.stringify({ detail });
-  const headers = [
-    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}`,
-    'Content-Type: application/json; charset=utf-8',
-    `Content-Length: ${Buffer.byteLength(body)}`,
-    'X-Content-Type-Options: nosniff',
-    'Cache-Control: no-store',
-    'Connection: close',
-  ];
-  socket.end(`${headers.join('\r\n')}\r\n\r\n${body}`);
-  // end() flushes the answer first; a client that keeps sending is cut off shortly after.
-  setTimeout(() => socket.destroy(), 1_000).unref();
 }

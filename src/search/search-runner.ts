@@ -1,8 +1,7 @@
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import { SEARCH_BUDGET_EXCEEDED } from './search.js';
-import type { Database } from './types.js';
+import type { Database } from '../db/types.js';
 
 /** How searches run (docs/operations.md#search): time budget and how many at once. */
 export interface SearchOptions {
@@ -164,35 +163,6 @@ export function mainThreadSearchRunner(db: Kysely<Database>, options: SearchOpti
   };
 }
 
-/**
- * The worker's code, run as CommonJS: a read-only connection to the store's file (WAL lets it read
- * while the main connection writes), the text-test function, and prepared statements by SQL text.
- */
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.driver);
-const db = new Database(workerData.file, { readonly: true, fileMustExist: true });
-db.pragma('busy_timeout = ' + workerData.busyTimeoutMs);
-db.function('search_contains', { deterministic: false }, (value, term, deadline) => {
-  if (Date.now() > Number(deadline)) throw new Error(workerData.budgetMessage);
-  return typeof value === 'string' && value.toLowerCase().includes(String(term)) ? 1 : 0;
-});
-const statements = new Map();
-parentPort.on('message', (task) => {
-  try {
-    let statement = statements.get(task.sql);
-    if (!statement) {
-      statement = db.prepare(task.sql);
-      statements.set(task.sql, statement);
-      if (statements.size > 100) statements.delete(statements.keys().next().value);
-    }
-    parentPort.postMessage({ id: task.id, rows: statement.all(...task.parameters) });
-  } catch (error) {
-    parentPort.postMessage({ id: task.id, error: { message: String(error && error.message), code: error && error.code } });
-  }
-});
-`;
-
 interface Task {
   id: number;
   sql: string;
@@ -218,16 +188,15 @@ const TERMINATE_GRACE_MS = 200;
  */
 export function sqliteSearchRunner(file: string, options: SearchOptions, busyTimeoutMs: number): SearchRunner {
   const perOrganization = new PerOrganization(options.perOrganization);
-  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   const slots: Slot[] = [];
   const queue: Task[] = [];
   let nextId = 1;
   let closed = false;
 
   const spawn = (): Slot => {
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: { driver, file, busyTimeoutMs, budgetMessage: SEARCH_BUDGET_EXCEEDED },
+    // Beside this file both in src/ (run by the tests) and in dist/ (search.worker.js).
+    const worker = new Worker(new URL('./search.worker.js', import.meta.url), {
+      workerData: { file, busyTimeoutMs, budgetMessage: SEARCH_BUDGET_EXCEEDED },
     });
     worker.unref();
     const slot: Slot = { worker, task: undefined };

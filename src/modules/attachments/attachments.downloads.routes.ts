@@ -4,14 +4,15 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { Readable } from 'node:stream';
 import rangeParser from 'range-parser';
 import { Type } from 'typebox';
-import type { AppDeps } from '../app.js';
-import { errors, handleError } from '../errors.js';
-import { findAttachmentById } from '../modules/attachments/attachments.repository.js';
-import { ALLOWED_TYPES } from '../modules/attachments/file-types.js';
-import { ErrorBody } from '../shared/schemas.js';
-import type { ByteRange } from './blob-store.js';
-import type { UrlSigner } from './signed-urls.js';
-import { UUID_PATTERN } from '../shared/validation.js';
+import type { AppDeps } from '../../app-deps.js';
+import { errors } from '../../errors.js';
+import { handleError } from '../../http/error-handler.js';
+import { ErrorBody } from '../../shared/schemas.js';
+import { UUID_PATTERN } from '../../shared/validation.js';
+import type { ByteRange } from '../../storage/blob-store.js';
+import type { UrlSigner } from '../../storage/signed-urls.js';
+import { findAttachmentById } from './attachments.repository.js';
+import { ALLOWED_TYPES } from './file-types.js';
 
 // Deliberately loose: a malformed address is a bad signature (403), not a validation error.
 const Params = Type.Object({ attachment_id: Type.String() });
@@ -61,7 +62,7 @@ function dispositionOf(filename: string): string {
  * credential, so there is no per-key rate limit either. Uploaded bytes are untrusted, so they are
  * only ever served as a download in a sandbox, never sniffed into something executable.
  */
-export async function storageRoutes(fastify: FastifyInstance, deps: AppDeps & { signer: UrlSigner }): Promise<void> {
+export async function attachmentDownloadsRoutes(fastify: FastifyInstance, deps: AppDeps & { signer: UrlSigner }): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   // A malformed address is a bad address (403, revealing nothing), not a validation error (422).
   app.setErrorHandler((error: FastifyError, request, reply) =>

@@ -1,7 +1,7 @@
 import { sql, type Expression, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { Executor } from '../shared/executor.js';
 import { termPairs } from './search-pairs.js';
-import type { Database } from './types.js';
+import type { Database } from '../db/types.js';
 
 /** A search term as the repository receives it (docs/api-behaviour.md#search). */
 export interface SearchTerm {
@@ -151,7 +151,7 @@ const PARTITION = 1099511627776;
 
 /**
  * The recheck on SQLite: `search_contains(text, folded term, deadline)`, a function registered on
- * every connection (store.ts, search-readers.ts): JavaScript's case folding and substring test,
+ * every connection (db/store.ts, search.worker.js): JavaScript's case folding and substring test,
  * which fail the statement once the deadline has passed.
  */
 export function searchContains(value: unknown, foldedTerm: unknown, deadline: unknown): number {

@@ -3,9 +3,14 @@ import type { Kysely, Transaction } from 'kysely';
 import type { ApiKeyRow, Database } from '../db/types.js';
 import { errors } from '../errors.js';
 import { creationTimeIso } from '../shared/clock.js';
-import { generateApiKey, type KeyRole } from './api-keys.js';
-import { insertApiKey } from './api-keys.repository.js';
+import { generateApiKey, type KeyRole } from './key-format.js';
+import { insertApiKey } from './keys.repository.js';
 import { ALL_SCOPES, isReadScope, isScope, READ_SCOPES, type Scope } from './scopes.js';
+
+/**
+ * Issuing keys: a new key of a role with its scopes and lifetime, for the API (src/modules/api-keys/),
+ * the CLI and new organizations. The key's API (list, rename, revoke) is src/modules/api-keys/.
+ */
 
 export const READONLY_KEY_LIFETIME_MS = 72 * 60 * 60 * 1000;
 

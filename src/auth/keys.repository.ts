@@ -2,6 +2,8 @@ import { preparedQuery } from '../db/prepared.js';
 import type { Executor } from '../shared/executor.js';
 import type { ApiKeyRow } from '../db/types.js';
 
+/** The key lookups authentication needs (by hash, last use), and the key writes other modules share. */
+
 /** A key's record without its hash, which is only ever compared in SQL. */
 export const KEY_COLUMNS = [
   'id', 'organization_id', 'name', 'role', 'scopes', 'key_prefix', 'holder_user_id',

@@ -1,6 +1,8 @@
 import { hash, randomInt } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
+/** The API key's format: generating a key of a role, its checksum, its hash (what the store keeps). */
+
 export type KeyRole = 'admin' | 'readonly';
 
 const PREFIX: Record<KeyRole, string> = { admin: 'key_admin_', readonly: 'key_ro_' };

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, TEST_STORE, type TestApp } from '../../test/helpers/test-app.js';
 import { mergeSearchIndexPending, startSearchIndexJob } from './search-index.job.js';
-import { openStore } from './store.js';
+import { openStore } from '../db/store.js';
 
 let t: TestApp;
 const silent = { warn: () => undefined, error: () => undefined, level: 'silent' };

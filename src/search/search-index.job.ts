@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
-import { logFailure } from '../errors.js';
-import type { Store } from './store.js';
+import { logFailure } from '../http/error-handler.js';
+import type { Store } from '../db/store.js';
 
 /**
  * PostgreSQL's search index job: merges the pending list of tickets' search index
