@@ -31,6 +31,7 @@ import { addRouteHook, methodsOf } from './shared/route-hooks.js';
 import { validatorCompiler } from './shared/validation.js';
 import type { BlobStore } from './storage/blob-store.js';
 import { createUrlSigner } from './storage/signed-urls.js';
+import { redactUrl } from './http/redact-url.js';
 
 export interface AppDeps {
   config: Config;
@@ -39,13 +40,6 @@ export interface AppDeps {
 }
 
 export const BODY_LIMIT = 1_048_576;
-
-/**
- * Redacts what grants access from logged URLs: the signature of signed download addresses, and
- * the tracking token of portal addresses (JSON and pages), which opens a ticket to whoever has it.
- */
-const redactUrl = (url: string): string =>
-  url.replace(/([?&]signature=)[^&]*/g, '$1[redacted]').replace(/^(\/+v1\/+portal\/+tickets\/+|\/+portal\/+)[^/?#]+/i, '$1[redacted]');
 
 function loggerOptions(level: string): FastifyServerOptions['logger'] {
   if (level === 'silent') return false;
