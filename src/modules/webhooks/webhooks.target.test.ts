@@ -137,7 +137,7 @@ describe('the lookup used for deliveries', () => {
       expect(connections).toBe(0);
       // With the setting, the same request goes through.
       const { resolve: devResolve } = resolver({ 'dev.example': ['127.0.0.1'] });
-      expect(await postToTarget(`http://dev.example:${port}/`, '{}', {}, { timeoutMs: 2000, allowPrivate: true, lookup: vettedLookup(true, devResolve) })).toBe(200);
+      expect((await postToTarget(`http://dev.example:${port}/`, '{}', {}, { timeoutMs: 2000, allowPrivate: true, lookup: vettedLookup(true, devResolve) })).status).toBe(200);
       expect(connections).toBe(1);
     } finally {
       server.closeAllConnections();

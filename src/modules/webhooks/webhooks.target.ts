@@ -185,15 +185,24 @@ export function vettedAgents(allowPrivate: boolean): { http: http.Agent; https: 
   };
 }
 
-/** Bytes of a receiver's answer that are read (and thrown away) before the connection is cut. */
+/** Bytes of a receiver's answer that are read before the connection is cut. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
+/** Bytes of a receiver's answer that are kept, for the delivery log. */
+export const KEPT_RESPONSE_BYTES = 4 * 1024;
+
+/** A receiver's answer: its status and the start of its body. */
+export interface TargetAnswer {
+  status: number;
+  /** The first 4 KiB of the body as UTF-8 text (a character cut at the end is dropped). */
+  body: string;
+}
 
 /**
- * POSTs a body to a webhook target and resolves to the response status. Rejects when the target
- * is refused (ForbiddenTargetError), cannot be reached, or does not answer within the timeout.
- * Never follows a redirect.
+ * POSTs a body to a webhook target and resolves to the answer's status and the start of its body.
+ * Rejects when the target is refused (ForbiddenTargetError), cannot be reached, or does not answer
+ * within the timeout. Never follows a redirect.
  */
-export function postToTarget(target: string, body: string, headers: Record<string, string>, options: PostOptions): Promise<number> {
+export function postToTarget(target: string, body: string, headers: Record<string, string>, options: PostOptions): Promise<TargetAnswer> {
   const url = new URL(target);
   const problem = targetProblem(url, options.allowPrivate);
   if (problem !== null) return Promise.reject(new ForbiddenTargetError(`The URL ${problem}`));
@@ -202,7 +211,7 @@ export function postToTarget(target: string, body: string, headers: Record<strin
   const lookup = literal === null ? (options.lookup ?? vettedLookup(options.allowPrivate)) : undefined;
   const client = url.protocol === 'https:' ? https : http;
   const agent = options.agents ? (url.protocol === 'https:' ? options.agents.https : options.agents.http) : undefined;
-  return new Promise<number>((resolve, reject) => {
+  return new Promise<TargetAnswer>((resolve, reject) => {
     const timer = setTimeout(() => request.destroy(new Error(`no answer within ${options.timeoutMs} ms`)), options.timeoutMs);
     const onAbort = () => request.destroy(new Error('interrupted: the server is shutting down'));
     const request = client.request(
@@ -215,16 +224,20 @@ export function postToTarget(target: string, body: string, headers: Record<strin
       },
       (response: IncomingMessage) => {
         let received = 0;
+        const kept: Buffer[] = [];
         response.on('data', (chunk: Buffer) => {
+          if (received < KEPT_RESPONSE_BYTES) kept.push(chunk.subarray(0, KEPT_RESPONSE_BYTES - received));
           received += chunk.length;
-          // Only the status matters; a receiver that answers with megabytes is cut off.
+          // A receiver that answers with megabytes is cut off.
           if (received > MAX_RESPONSE_BYTES) response.destroy();
         });
         response.on('error', () => undefined);
         response.on('close', () => {
           clearTimeout(timer);
           options.signal?.removeEventListener('abort', onAbort);
-          resolve(response.statusCode ?? 0);
+          // PostgreSQL text cannot hold NUL; the log is for reading, not a byte-exact copy.
+          const text = new TextDecoder().decode(Buffer.concat(kept), { stream: true }).replaceAll('\u0000', '');
+          resolve({ status: response.statusCode ?? 0, body: text });
         });
       },
     );

@@ -236,6 +236,7 @@ describe('webhook scopes', () => {
       { scope: 'webhooks:write', method: 'POST', url: '/v1/webhooks', body: { url: 'https://hooks.example.com/x', events: ['*'] } },
       { scope: 'webhooks:write', method: 'PATCH', url: `/v1/webhooks/${hook.id}`, body: {} },
       { scope: 'webhooks:write', method: 'POST', url: `/v1/webhooks/${hook.id}/deliveries/${MISSING}/retry` },
+      { scope: 'webhooks:write', method: 'POST', url: `/v1/webhooks/${hook.id}/test` },
       { scope: 'webhooks:delete', method: 'DELETE', url: `/v1/webhooks/${hook.id}` },
     ] as const;
     for (const route of routes) {

@@ -5,8 +5,7 @@ import type { WebhookConfig } from '../../config.js';
 import type { Store } from '../../db/store.js';
 import type { Updateable } from 'kysely';
 import type { WebhookDeliveriesTable, WebhookDeliveryRow, WebhookEndpointRow, WebhookEndpointsTable } from '../../db/types.js';
-import { packageInfo } from '../../openapi/package-info.js';
-import { nowIso, toIso, toIsoOrNull } from '../../shared/time.js';
+import { nowIso, toIso } from '../../shared/time.js';
 import { onEventsCommitted } from '../events/events.log.js';
 import { eventAt, eventTypesAfter } from '../events/events.repository.js';
 import { presentEvent } from '../events/events.service.js';
@@ -24,7 +23,7 @@ import {
   updateEndpoint,
 } from './webhooks.repository.js';
 import { subscribedTypes, subscribes } from './webhooks.service.js';
-import { webhookHeaders } from './webhooks.signing.js';
+import { deliveryHeaders } from './webhooks.signing.js';
 import { postToTarget, vettedAgents } from './webhooks.target.js';
 import { logFailure } from '../../errors.js';
 
@@ -73,7 +72,6 @@ const HAND_OVER = 50;
 /** After a commit in this process, the soonest the next look for work (so a burst of commits is one look). */
 const WAKE_GAP_MS = 20;
 const FAILURE_LOG_INTERVAL_MS = 30_000;
-const USER_AGENT = `ticketing-webhooks/${packageInfo().version}`;
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
@@ -259,24 +257,22 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
     if (!held) return false;
 
     let status: number | null = null;
+    let answer: string | null = null;
     let error: string | null = null;
     let latency: number | null = null;
     if (!event) {
       error = 'The event is no longer kept (EVENTS_RETENTION_DAYS)';
     } else {
       const body = JSON.stringify({ type: event.type, timestamp: toIso(event.occurred_at), data: presentEvent(event) });
-      const rotation = toIsoOrNull(endpoint.previous_secret_expires_at);
-      const secrets = [endpoint.secret];
-      if (endpoint.previous_secret !== null && rotation !== null && Date.parse(rotation) > started) secrets.push(endpoint.previous_secret);
-      const headers = { ...webhookHeaders(secrets, event.id, body, new Date(started)), 'user-agent': USER_AGENT };
+      const headers = deliveryHeaders(endpoint, event.id, body, new Date(started));
       const t0 = performance.now();
       try {
-        status = await postToTarget(endpoint.url, body, headers, {
+        ({ status, body: answer } = await postToTarget(endpoint.url, body, headers, {
           timeoutMs: settings.timeoutMs,
           allowPrivate: settings.allowPrivate,
           signal: stopping.signal,
           agents,
-        });
+        }));
         if (status < 200 || status >= 300) {
           error = status >= 300 && status < 400 ? `HTTP ${status}: redirects are not followed` : `HTTP ${status}`;
         }
@@ -287,7 +283,7 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
     }
 
     const finished = Date.now();
-    const outcome = { response_status: status, response_latency_ms: latency, last_error: error };
+    const outcome = { response_status: status, response_body: answer, response_latency_ms: latency, last_error: error };
     if (error === null) {
       return writeLeased(endpoint, lease, delivery.id, { ...outcome, status: 'succeeded', next_attempt_at: null, completed_at: iso(finished) });
     }
