@@ -22,6 +22,9 @@ describe('redactUrl', () => {
     [`/portal/${TOKEN}`, '/portal/[redacted]'],
     [`/portal/${TOKEN}/reply`, '/portal/[redacted]/reply'],
     [`/%70ORTAL/${every(TOKEN)}/attachments/1`, '/pORTAL/[redacted]/attachments/1'],
+    // A malformed escape (answered 400 before routing, and logged): decoded around it.
+    [`/portal/%ZZ${TOKEN}%7`, '/portal/[redacted]'],
+    [`/v1/%70ortal/tickets/${TOKEN}%E2%82/comments`, '/v1/portal/tickets/[redacted]/comments'],
   ])('hides the tracking token in %s', (url, logged) => {
     expect(redactUrl(url)).toBe(logged);
   });

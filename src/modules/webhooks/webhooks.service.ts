@@ -12,7 +12,7 @@ import { nowIso, toIso, toIsoOrNull } from '../../shared/time.js';
 import { feedHead } from '../events/events.repository.js';
 import { announceCommitted } from '../events/events.log.js';
 import { deliveryHeaders, newWebhookSecret } from './webhooks.signing.js';
-import { postToTarget, urlProblem } from './webhooks.target.js';
+import { answerProblem, describeFailure, postToTarget, urlProblem } from './webhooks.target.js';
 import {
   countEndpoints,
   deleteEndpoint,
@@ -273,13 +273,9 @@ export async function sendTest(deps: WebhookDeps, organizationId: string, webhoo
   let error: string | null = null;
   try {
     answer = await postToTarget(endpoint.url, body, deliveryHeaders(endpoint, id, body, at), { timeoutMs: settings.timeoutMs, allowPrivate: settings.allowPrivate });
-    if (answer.status < 200 || answer.status >= 300) {
-      error = answer.status >= 300 && answer.status < 400 ? `HTTP ${answer.status}: redirects are not followed` : `HTTP ${answer.status}`;
-    }
+    error = answerProblem(answer.status);
   } catch (e) {
-    const failure = e as { code?: unknown; message?: unknown };
-    const message = typeof failure.message === 'string' ? failure.message : String(e);
-    error = (typeof failure.code === 'string' && !message.includes(failure.code) ? `${failure.code}: ${message}` : message).slice(0, 500);
+    error = describeFailure(e);
   }
   return {
     webhook_id: endpoint.id,

@@ -197,6 +197,20 @@ export interface TargetAnswer {
   body: string;
 }
 
+/** Why an answer is a failed attempt (anything but a 2xx), or null when it is a success. */
+export function answerProblem(status: number): string | null {
+  if (status >= 200 && status < 300) return null;
+  return status >= 300 && status < 400 ? `HTTP ${status}: redirects are not followed` : `HTTP ${status}`;
+}
+
+/** A failed attempt's error as the delivery log shows it: the code and message, 500 characters at most. */
+export function describeFailure(error: unknown): string {
+  const e = error as { code?: unknown; message?: unknown };
+  const message = typeof e.message === 'string' ? e.message : String(error);
+  const text = typeof e.code === 'string' && !message.includes(e.code) ? `${e.code}: ${message}` : message;
+  return text.slice(0, 500);
+}
+
 /**
  * POSTs a body to a webhook target and resolves to the answer's status and the start of its body.
  * Rejects when the target is refused (ForbiddenTargetError), cannot be reached, or does not answer

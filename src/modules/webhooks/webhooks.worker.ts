@@ -24,7 +24,7 @@ import {
 } from './webhooks.repository.js';
 import { subscribedTypes, subscribes } from './webhooks.service.js';
 import { deliveryHeaders } from './webhooks.signing.js';
-import { postToTarget, vettedAgents } from './webhooks.target.js';
+import { answerProblem, describeFailure, postToTarget, vettedAgents } from './webhooks.target.js';
 import { logFailure } from '../../errors.js';
 
 /**
@@ -74,13 +74,6 @@ const WAKE_GAP_MS = 20;
 const FAILURE_LOG_INTERVAL_MS = 30_000;
 
 const iso = (ms: number): string => new Date(ms).toISOString();
-
-function describe(error: unknown): string {
-  const e = error as { code?: unknown; message?: unknown };
-  const message = typeof e.message === 'string' ? e.message : String(error);
-  const text = typeof e.code === 'string' && !message.includes(e.code) ? `${e.code}: ${message}` : message;
-  return text.slice(0, 500);
-}
 
 export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
   const { db } = deps.store;
@@ -273,11 +266,9 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
           signal: stopping.signal,
           agents,
         }));
-        if (status < 200 || status >= 300) {
-          error = status >= 300 && status < 400 ? `HTTP ${status}: redirects are not followed` : `HTTP ${status}`;
-        }
+        error = answerProblem(status);
       } catch (e) {
-        error = describe(e);
+        error = describeFailure(e);
       }
       latency = Math.round(performance.now() - t0);
     }
