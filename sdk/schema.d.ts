@@ -596,12 +596,34 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Send a delivery again (one more attempt, as soon as the endpoint is active)
-         * @description For a failed delivery, or a successful one to send it again; a pending delivery is already queued and is answered as it is. No request body.
+         * Send a delivery again, now (once the endpoint is active)
+         * @description A failed delivery (after fixing the receiver), or a successful one to send it again, gets one more attempt, sent now; a pending delivery waiting for its next retry is tried now instead, its retry schedule going on from there. No request body.
          *
          *     Requires an API key with the scope `webhooks:write`.
          */
         post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhook_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a signed webhook.test event to the endpoint now, and answer with how the receiver answered
+         * @description Signed, checked and timed like a delivery (whatever the endpoint's status, paused and disabled included): the body is `{type: "webhook.test", timestamp, data: {webhook_id, message}}`. A test is no change in the event feed, so it is not in the delivery log: the answer is its record. No request body.
+         *
+         *     Requires an API key with the scope `webhooks:write`.
+         */
+        post: operations["createWebhookTest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1885,6 +1907,7 @@ export interface components {
          *       "last_attempt_at": "2026-01-31T10:02:48.001Z",
          *       "response_status": 503,
          *       "response_latency_ms": 42,
+         *       "response_body": "{\"error\":\"temporarily unavailable\"}",
          *       "error": "HTTP 503",
          *       "created_at": "2026-01-31T10:02:47.600Z",
          *       "completed_at": null
@@ -1920,6 +1943,8 @@ export interface components {
             response_status: number | null;
             /** @description How long the last attempt took, in milliseconds */
             response_latency_ms: number | null;
+            /** @description The first 4 KiB of the last attempt's answer body, as UTF-8 text; null when there was no answer (or before this was kept) */
+            response_body: string | null;
             /** @description Why the last attempt failed */
             error: string | null;
             /** Format: date-time */
@@ -1929,6 +1954,45 @@ export interface components {
              * @description When it succeeded or finally failed
              */
             completed_at: string | null;
+        };
+        /**
+         * @example {
+         *       "webhook_id": "2b6f0c3e-5a4d-4e2f-9c1b-7d8e9f0a1b2c",
+         *       "event_id": "5d0a3c1e-8f2b-4a6c-9e1d-2b3c4d5e6f70",
+         *       "event_type": "webhook.test",
+         *       "status": "succeeded",
+         *       "attempted_at": "2026-01-31T10:05:00.000Z",
+         *       "response_status": 200,
+         *       "response_latency_ms": 87,
+         *       "response_body": "ok",
+         *       "error": null
+         *     }
+         */
+        WebhookTestDelivery: {
+            /** Format: uuid */
+            webhook_id: string;
+            /**
+             * Format: uuid
+             * @description The webhook-id header of the test request
+             */
+            event_id: string;
+            /** @constant */
+            event_type: "webhook.test";
+            /**
+             * @description `succeeded`: the receiver answered 2xx; `failed`: anything else (see error)
+             * @enum {string}
+             */
+            status: "succeeded" | "failed";
+            /** Format: date-time */
+            attempted_at: string;
+            /** @description The HTTP status of the receiver's answer; null when there was none */
+            response_status: number | null;
+            /** @description How long the attempt took, in milliseconds */
+            response_latency_ms: number;
+            /** @description The first 4 KiB of the receiver's answer body, as UTF-8 text; null when there was no answer */
+            response_body: string | null;
+            /** @description Why the attempt failed */
+            error: string | null;
         };
     };
     responses: {
@@ -4541,6 +4605,52 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    createWebhookTest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer without doing the work again; with another body it is 422; while the first is still running, 409. 1 to 255 visible ASCII characters, e.g. a UUID; a quoted string ("...") names the same key as without quotes.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "idempotency-key"?: string;
+            };
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookTestDelivery"];
                 };
             };
             400: components["responses"]["BadRequest"];

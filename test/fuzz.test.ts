@@ -77,6 +77,9 @@ beforeAll(async () => {
     RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: high,
     RATE_LIMIT_PORTAL_PER_MINUTE: high,
     RATE_LIMIT_UPLOADS_PER_MINUTE: high,
+    // POST /v1/webhooks/{id}/test waits for the receiver (the seeded hooks.example.com, which may
+    // take the resolver's own 5 s to fail here): bounded well under the slowness limit.
+    WEBHOOKS_TIMEOUT_MS: '1000',
   });
   readonlyKey = await t.org.key({ role: 'readonly' });
   console.log(`fuzz (${TEST_STORE}): seed ${SEED}, ${RUNS} requests per operation; replay with FUZZ_SEED=${SEED}`);

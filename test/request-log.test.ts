@@ -85,4 +85,79 @@ describe('request log lines', () => {
     const log = lines.join('\n');
     for (const secret of [key, key.slice(10), signature, token, token.toUpperCase()]) expect(log).not.toContain(secret);
   });
+
+  const urlsLogged = () =>
+    child.out.text
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => (JSON.parse(line) as { req?: { url?: string } }).req?.url)
+      .filter((url): url is string => url !== undefined);
+
+  it('redact them however the address is spelled: percent-encoded, doubled slashes, mixed case, ; parameters', async () => {
+    const auth = { authorization: `Bearer ${key}` };
+    const ticket = (await (
+      await fetch(`${base}/v1/tickets`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ customer_name: 'Bo', customer_email: 'bo@example.com', subject: 'Encoded', description: 'Spellings' }),
+      })
+    ).json()) as { id: string; tracking_token: string };
+    const { payload, contentType } = multipartBody([{ name: 'file', filename: 'b.txt', type: 'text/plain', data: 'another file' }]);
+    const file = (await (
+      await fetch(`${base}/v1/tickets/${ticket.id}/attachments`, { method: 'POST', headers: { ...auth, 'content-type': contentType }, body: payload })
+    ).json()) as { id: string };
+    const link = (await (await fetch(`${base}/v1/tickets/${ticket.id}/attachments/${file.id}/download`, { headers: auth })).json()) as {
+      signed_url: string;
+    };
+    const signed = new URL(link.signed_url);
+    const signature = signed.searchParams.get('signature')!;
+    const expires = signed.searchParams.get('expires')!;
+    const token = ticket.tracking_token;
+    const every = (text: string) => [...text].map((c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join('');
+    const before = urlsLogged().length;
+
+    // The router decodes these (the first ones are served, not 404), the query parser too.
+    const served = [
+      `/v1/%70ortal/tickets/${token}`,
+      `/v1/portal/tickets/${every(token)}`,
+      `/v1/portal/tickets/${every(token).toUpperCase()}/comments`,
+      `/portal/${every(token)}`,
+      `${signed.pathname}?expires=${expires}&sig%6Eature=${signature}`,
+      `${signed.pathname}?expires=${expires}&%73ignature=${every(signature)}`,
+    ];
+    for (const path of served) expect((await fetch(`${base}${path}`, { redirect: 'manual' })).status, path).toBeLessThan(400);
+    // Spellings the router does not serve are logged all the same, and redacted all the same.
+    const others = [
+      `//v1//portal//tickets//${token}`,
+      `/v1/portal/tickets%2F${token}`,
+      `/v1/%2570ortal/tickets/${token}`,
+      `/V1/PORTAL/tickets/${token}`,
+      `/portal;x=1/${token}`,
+      `/portal/${token};x=1`,
+      `${signed.pathname}?expires=${expires};signature=${signature}`,
+      `${signed.pathname}?expires=${expires}&SIGNATURE=${signature}`,
+      `/v1/tickets?token=${token}`,
+    ];
+    for (const path of others) await fetch(`${base}${path}`, { redirect: 'manual' });
+    const marker = `/v1/log-marker-${file.id}`;
+    await fetch(`${base}${marker}`);
+
+    await waitFor(child.proc.stdout!, new RegExp(marker), child.out);
+    const lines = child.out.text.split('\n').filter((line) => line.startsWith('{'));
+    const urls = urlsLogged();
+    // Each of those requests was logged (the earlier test's lines come before them), with the secret gone.
+    expect(urls.slice(before).filter((url) => url.includes('[redacted]')).length).toBeGreaterThanOrEqual(served.length + others.length);
+    expect(urls).toContain('/v1/portal/tickets/[redacted]');
+    expect(urls).toContain('//v1//portal//tickets//[redacted]');
+    expect(urls).toContain('/portal;x=1/[redacted]');
+    expect(urls).toContain(`${signed.pathname}?expires=${expires}&sig%6Eature=[redacted]`);
+    expect(urls).toContain(`${signed.pathname}?expires=${expires};signature=[redacted]`);
+    expect(urls).toContain('/v1/tickets?token=[redacted]');
+    const log = lines.join('\n');
+    // Not the secrets, not their encoded forms, not a long piece of either.
+    for (const secret of [token, signature]) {
+      for (const form of [secret, every(secret), every(secret).toUpperCase(), encodeURIComponent(secret)]) expect(log).not.toContain(form);
+      for (let i = 0; i + 12 <= secret.length; i++) expect(log, `a piece of ${secret}`).not.toContain(secret.slice(i, i + 12));
+    }
+  });
 });

@@ -178,6 +178,8 @@ describe('the typed SDK drives every operation of a live server', () => {
       await api.POST('/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/retry', { params: { path: { webhook_id: webhook.id, delivery_id: deliveries[0]!.id } } }),
     );
     expect(retried.status).toBe('pending');
+    const tested = ok(await api.POST('/v1/webhooks/{webhook_id}/test', { params: { path: webhookPath } }));
+    expect(tested).toMatchObject({ event_type: 'webhook.test', status: 'succeeded', response_status: 200 });
 
     // Dashboard and API keys.
     expect(ok(await api.GET('/v1/dashboard')).tickets.total).toBe(1);

@@ -221,6 +221,8 @@ export interface WebhookDeliveriesTable {
   last_attempt_at: NullableTimestamp;
   response_status: number | null;
   response_latency_ms: number | null;
+  /** The first 4 KiB of the last attempt's answer body. */
+  response_body: string | null;
   last_error: string | null;
   created_at: Timestamp;
   completed_at: NullableTimestamp;

@@ -50,6 +50,7 @@ export const OPERATION_IDS: Record<string, string> = {
   'DELETE /v1/webhooks/{webhook_id}': 'deleteWebhook',
   'GET /v1/webhooks/{webhook_id}/deliveries': 'listWebhookDeliveries',
   'POST /v1/webhooks/{webhook_id}/deliveries/{delivery_id}/retry': 'retryWebhookDelivery',
+  'POST /v1/webhooks/{webhook_id}/test': 'createWebhookTest',
   'GET /v1/tickets/{ticket_id}/attachments': 'listAttachments',
   'POST /v1/tickets/{ticket_id}/attachments': 'uploadAttachment',
   'GET /v1/tickets/{ticket_id}/attachments/{attachment_id}': 'getAttachment',

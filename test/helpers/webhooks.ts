@@ -11,8 +11,8 @@ export interface Received {
   at: number;
 }
 
-/** What the receiver does with a request: answer with a status, or never answer ('hang'). */
-export type Answer = number | 'hang' | { status: number; headers: Record<string, string> };
+/** What the receiver does with a request: answer with a status (and headers, a body: default `ok`), or never answer ('hang'). */
+export type Answer = number | 'hang' | { status: number; headers?: Record<string, string>; body?: string };
 
 /**
  * A webhook receiver on 127.0.0.1, as an integrator would run one: it records every request and
@@ -43,8 +43,8 @@ export class Receiver {
           r.hanging.add(res);
           return;
         }
-        const { status, headers } = typeof answer === 'number' ? { status: answer, headers: {} } : answer;
-        res.writeHead(status, { 'content-type': 'text/plain', ...headers }).end('ok');
+        const { status, headers = {}, body: text = 'ok' } = typeof answer === 'number' ? { status: answer } : answer;
+        res.writeHead(status, { 'content-type': 'text/plain', ...headers }).end(text);
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -247,6 +247,7 @@ export const TRANSFER_TABLES: readonly TransferTable[] = [
       last_attempt_at: timestamp,
       response_status: integer,
       response_latency_ms: integer,
+      response_body: text,
       last_error: text,
       created_at: timestamp,
       completed_at: timestamp,

@@ -13,6 +13,7 @@ import {
   DeliveryParams,
   ListDeliveriesQuery,
   ListWebhooksQuery,
+  TestDelivery,
   UpdatedWebhook,
   UpdateWebhookBody,
   Webhook,
@@ -102,8 +103,10 @@ export async function webhooksRoutes(fastify: FastifyInstance, deps: webhooks.We
     config: { auth: { scope: 'webhooks:write' } },
     schema: {
       tags,
-      summary: 'Send a delivery again (one more attempt, as soon as the endpoint is active)',
-      description: 'For a failed delivery, or a successful one to send it again; a pending delivery is already queued and is answered as it is. No request body.',
+      summary: 'Send a delivery again, now (once the endpoint is active)',
+      description:
+        'A failed delivery (after fixing the receiver), or a successful one to send it again, gets one more attempt, sent now; ' +
+        'a pending delivery waiting for its next retry is tried now instead, its retry schedule going on from there. No request body.',
       params: DeliveryParams,
       response: responses({ 202: Delivery, 404: ErrorBody }),
     },
@@ -112,5 +115,20 @@ export async function webhooksRoutes(fastify: FastifyInstance, deps: webhooks.We
       const delivery = await webhooks.retryDelivery(deps, authOf(request).organizationId, webhook_id, delivery_id);
       return reply.code(202).send(delivery);
     },
+  });
+
+  app.post('/v1/webhooks/:webhook_id/test', {
+    config: { auth: { scope: 'webhooks:write' } },
+    schema: {
+      tags,
+      summary: 'Send a signed webhook.test event to the endpoint now, and answer with how the receiver answered',
+      description:
+        'Signed, checked and timed like a delivery (whatever the endpoint\'s status, paused and disabled included): the body is ' +
+        '`{type: "webhook.test", timestamp, data: {webhook_id, message}}`. A test is no change in the event feed, so it is not in the ' +
+        'delivery log: the answer is its record. No request body.',
+      params: WebhookParams,
+      response: responses({ 200: TestDelivery, 404: ErrorBody }),
+    },
+    handler: (request) => webhooks.sendTest(deps, authOf(request).organizationId, request.params.webhook_id),
   });
 }

@@ -123,6 +123,11 @@ export const Delivery = named(
       last_attempt_at: Nullable(DateTime()),
       response_status: Nullable(Type.Integer({ description: "The HTTP status of the last attempt's answer; null when there was none" })),
       response_latency_ms: Nullable(Type.Integer({ description: 'How long the last attempt took, in milliseconds' })),
+      response_body: Nullable(
+        Type.String({
+          description: "The first 4 KiB of the last attempt's answer body, as UTF-8 text; null when there was no answer (or before this was kept)",
+        }),
+      ),
       error: Nullable(Type.String({ description: 'Why the last attempt failed' })),
       created_at: DateTime(),
       completed_at: Nullable(DateTime({ description: 'When it succeeded or finally failed' })),
@@ -141,6 +146,7 @@ export const Delivery = named(
           last_attempt_at: '2026-01-31T10:02:48.001Z',
           response_status: 503,
           response_latency_ms: 42,
+          response_body: '{"error":"temporarily unavailable"}',
           error: 'HTTP 503',
           created_at: '2026-01-31T10:02:47.600Z',
           completed_at: null,
@@ -150,6 +156,39 @@ export const Delivery = named(
   ),
 );
 export type Delivery = Static<typeof Delivery>;
+
+export const TestDelivery = named(
+  'WebhookTestDelivery',
+  Type.Object(
+    {
+      webhook_id: Uuid(),
+      event_id: Uuid({ description: 'The webhook-id header of the test request' }),
+      event_type: Type.Literal('webhook.test'),
+      status: StringEnum(['succeeded', 'failed'] as const, { description: '`succeeded`: the receiver answered 2xx; `failed`: anything else (see error)' }),
+      attempted_at: DateTime(),
+      response_status: Nullable(Type.Integer({ description: "The HTTP status of the receiver's answer; null when there was none" })),
+      response_latency_ms: Type.Integer({ description: 'How long the attempt took, in milliseconds' }),
+      response_body: Nullable(Type.String({ description: "The first 4 KiB of the receiver's answer body, as UTF-8 text; null when there was no answer" })),
+      error: Nullable(Type.String({ description: 'Why the attempt failed' })),
+    },
+    {
+      examples: [
+        {
+          webhook_id: EXAMPLE.id,
+          event_id: '5d0a3c1e-8f2b-4a6c-9e1d-2b3c4d5e6f70',
+          event_type: 'webhook.test',
+          status: 'succeeded',
+          attempted_at: '2026-01-31T10:05:00.000Z',
+          response_status: 200,
+          response_latency_ms: 87,
+          response_body: 'ok',
+          error: null,
+        },
+      ],
+    },
+  ),
+);
+export type TestDelivery = Static<typeof TestDelivery>;
 
 export const ListDeliveriesQuery = Type.Object(
   { status: Type.Optional(StringEnum(DELIVERY_STATUSES)), ...pageQuery(50, 100) },

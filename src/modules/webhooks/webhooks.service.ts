@@ -13,8 +13,9 @@ import type { AuthContext } from '../../auth/authenticate.js';
 import { feedHead } from '../events/events.repository.js';
 import { READ_ACCESS_OF, resourceTypeOf, visibleResourceTypes } from '../events/events.visibility.js';
 import type { ResourceType } from '../events/events.schemas.js';
-import { newWebhookSecret } from './webhooks.signing.js';
-import { urlProblem } from './webhooks.target.js';
+import { announceCommitted } from '../events/events.log.js';
+import { deliveryHeaders, newWebhookSecret } from './webhooks.signing.js';
+import { answerProblem, describeFailure, postToTarget, urlProblem } from './webhooks.target.js';
 import {
   countEndpoints,
   deleteEndpoint,
@@ -32,6 +33,7 @@ import type {
   CreateWebhookBody,
   Delivery,
   ListDeliveriesQuery,
+  TestDelivery,
   UpdatedWebhook,
   UpdateWebhookBody,
   Webhook,
@@ -39,7 +41,7 @@ import type {
 
 export interface WebhookDeps {
   store: Store;
-  config: { webhooks: Pick<WebhookConfig, 'allowPrivate'> };
+  config: { webhooks: Pick<WebhookConfig, 'allowPrivate' | 'timeoutMs'> };
 }
 
 /** Endpoints per organization: each one multiplies the deliveries every change causes. */
@@ -107,6 +109,7 @@ export function presentDelivery(row: WebhookDeliveryRow): Delivery {
     last_attempt_at: toIsoOrNull(row.last_attempt_at),
     response_status: row.response_status === null ? null : Number(row.response_status),
     response_latency_ms: row.response_latency_ms === null ? null : Number(row.response_latency_ms),
+    response_body: row.response_body,
     error: row.last_error,
     created_at: toIso(row.created_at),
     completed_at: toIsoOrNull(row.completed_at),
@@ -261,20 +264,62 @@ export async function listDeliveries(
 }
 
 /**
- * Queues a delivery again, for one more attempt as soon as the endpoint is active: a failed one
- * (after fixing the receiver) or a successful one (to send it again). A pending delivery is
- * already queued and stays as it is.
+ * Queues a delivery again, to be sent now (once the endpoint is active): a failed one (after fixing
+ * the receiver) or a successful one (to send it again) gets one more attempt; a pending one
+ * waiting for its next retry is tried now instead, its retry schedule going on from there.
  */
 export async function retryDelivery(deps: WebhookDeps, organizationId: string, webhookId: string, deliveryId: string): Promise<Delivery> {
-  return deps.store.db.transaction().execute(async (trx) => {
+  const queued = await deps.store.db.transaction().execute(async (trx) => {
     const endpoint = await getEndpointRow(trx, organizationId, webhookId, true);
     const delivery = await findDelivery(trx, organizationId, endpoint.id, deliveryId.toLowerCase(), true);
     if (!delivery) throw errors.notFound('Delivery');
-    if (delivery.status === 'pending') return presentDelivery(delivery);
     const now = nowIso();
-    const changes = { status: 'pending' as const, manual: 1, next_attempt_at: now, completed_at: null };
+    const changes =
+      delivery.status === 'pending'
+        ? { next_attempt_at: now }
+        : { status: 'pending' as const, manual: 1, next_attempt_at: now, completed_at: null };
     await updateDelivery(trx, delivery.id, changes);
     await dueBy(trx, organizationId, endpoint.id, now);
     return presentDelivery({ ...delivery, ...changes });
   });
+  // This process's worker looks for work now rather than at its next poll.
+  announceCommitted(organizationId);
+  return queued;
+}
+
+/**
+ * Sends a signed `webhook.test` event to the endpoint now, whatever its status, and answers with
+ * how the receiver answered. Signed, checked (SSRF) and limited in time exactly like a delivery,
+ * but not one: it is no change in the event feed, so it is not in the delivery log either.
+ */
+export async function sendTest(deps: WebhookDeps, organizationId: string, webhookId: string): Promise<TestDelivery> {
+  const endpoint = await getEndpointRow(deps.store.db, organizationId, webhookId);
+  const id = randomUUID();
+  const at = new Date();
+  const body = JSON.stringify({
+    type: 'webhook.test',
+    timestamp: at.toISOString(),
+    data: { webhook_id: endpoint.id, message: 'A test event, sent on request: no record changed' },
+  });
+  const settings = deps.config.webhooks;
+  const t0 = performance.now();
+  let answer: { status: number; body: string } | null = null;
+  let error: string | null = null;
+  try {
+    answer = await postToTarget(endpoint.url, body, deliveryHeaders(endpoint, id, body, at), { timeoutMs: settings.timeoutMs, allowPrivate: settings.allowPrivate });
+    error = answerProblem(answer.status);
+  } catch (e) {
+    error = describeFailure(e);
+  }
+  return {
+    webhook_id: endpoint.id,
+    event_id: id,
+    event_type: 'webhook.test',
+    status: error === null ? 'succeeded' : 'failed',
+    attempted_at: at.toISOString(),
+    response_status: answer?.status ?? null,
+    response_latency_ms: Math.round(performance.now() - t0),
+    response_body: answer?.body ?? null,
+    error,
+  };
 }

@@ -1,4 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import type { WebhookEndpointRow } from '../../db/types.js';
+import { packageInfo } from '../../openapi/package-info.js';
+import { toIsoOrNull } from '../../shared/time.js';
 
 /**
  * Standard Webhooks 1.0 (https://www.standardwebhooks.com): a secret is `whsec_` followed by the
@@ -39,4 +42,22 @@ export function webhookHeaders(secrets: readonly string[], id: string, body: str
     'webhook-timestamp': String(timestamp),
     'webhook-signature': signatureHeader(secrets, id, timestamp, body),
   };
+}
+
+const USER_AGENT = `ticketing-webhooks/${packageInfo().version}`;
+
+/**
+ * The headers of an attempt to the endpoint at `at`: signed with its secret, and with the previous
+ * one too while a rotation's grace period lasts, so either verifies.
+ */
+export function deliveryHeaders(
+  endpoint: Pick<WebhookEndpointRow, 'secret' | 'previous_secret' | 'previous_secret_expires_at'>,
+  id: string,
+  body: string,
+  at: Date,
+): Record<string, string> {
+  const rotation = toIsoOrNull(endpoint.previous_secret_expires_at);
+  const secrets = [endpoint.secret];
+  if (endpoint.previous_secret !== null && rotation !== null && Date.parse(rotation) > at.getTime()) secrets.push(endpoint.previous_secret);
+  return { ...webhookHeaders(secrets, id, body, at), 'user-agent': USER_AGENT };
 }

@@ -158,6 +158,15 @@ describe('webhook endpoints: what is refused when saving', () => {
     ['https://[::ffff:127.0.0.1]/x', /non-public address/],
     ['https://[::ffff:a9fe:a9fe]/x', /non-public address/],
     ['https://[ff02::1]/x', /non-public address/],
+    ['https://[::127.0.0.1]/x', /non-public address \(::7f00:1\)/],
+    ['https://[::169.254.169.254]/latest/meta-data/', /non-public address \(::a9fe:a9fe\)/],
+    ['https://[::8.8.8.8]/x', /non-public address/],
+    ['https://[64:ff9b::169.254.169.254]/x', /non-public address/],
+    ['https://[64:ff9b::10.0.0.1]/x', /non-public address/],
+    ['https://[2002:a9fe:a9fe::1]/x', /non-public address/],
+    ['https://[2001::1]/x', /non-public address/],
+    ['https://[::ffff:0:127.0.0.1]/x', /non-public address/],
+    ['https://198.18.0.1/x', /non-public address/],
     ['https://localhost/x', /this machine/],
     ['https://api.localhost:8443/x', /this machine/],
     ['https://LOCALHOST./x', /this machine/],
@@ -175,6 +184,17 @@ describe('webhook endpoints: what is refused when saving', () => {
     const patched = await t.request({ method: 'PATCH', url: `/v1/webhooks/${hook.id}`, body: { url } });
     expect(patched.statusCode).toBe(422);
   });
+
+  it.each(['http://127.0.0.1:9999/x', 'https://127.0.0.1/x', 'https://[::1]/x', 'https://localhost/x', 'http://hooks.example.com/x'])(
+    'the refusal of %s names WEBHOOKS_ALLOW_PRIVATE, the way to test a receiver locally',
+    async (url) => {
+      const res = await create({ url, events: ['*'] });
+      expect(res.statusCode).toBe(422);
+      const message = res.json<{ errors: Array<{ message: string }> }>().errors[0]!.message;
+      expect(message).toContain('set WEBHOOKS_ALLOW_PRIVATE=true to allow http:// and private or loopback addresses (for local testing only)');
+      if (url === 'http://127.0.0.1:9999/x') expect(message).toMatch(/^must be an https:\/\/ URL on a public address; /);
+    },
+  );
 
   it('accepts public addresses, names and ports', async () => {
     for (const url of ['https://93.184.216.34/x', 'https://[2606:2800:220:1:248:1893:25c8:1946]/x', 'https://hooks.example.com:8443/x']) {
@@ -216,6 +236,7 @@ describe('webhook scopes', () => {
       { scope: 'webhooks:write', method: 'POST', url: '/v1/webhooks', body: { url: 'https://hooks.example.com/x', events: ['*'] } },
       { scope: 'webhooks:write', method: 'PATCH', url: `/v1/webhooks/${hook.id}`, body: {} },
       { scope: 'webhooks:write', method: 'POST', url: `/v1/webhooks/${hook.id}/deliveries/${MISSING}/retry` },
+      { scope: 'webhooks:write', method: 'POST', url: `/v1/webhooks/${hook.id}/test` },
       { scope: 'webhooks:delete', method: 'DELETE', url: `/v1/webhooks/${hook.id}` },
     ] as const;
     for (const route of routes) {

@@ -3,9 +3,9 @@ import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebhookConfig } from '../../config.js';
 import type { Store } from '../../db/store.js';
-import type { WebhookDeliveryRow, WebhookEndpointRow } from '../../db/types.js';
-import { packageInfo } from '../../openapi/package-info.js';
-import { nowIso, toIso, toIsoOrNull } from '../../shared/time.js';
+import type { Updateable } from 'kysely';
+import type { WebhookDeliveriesTable, WebhookDeliveryRow, WebhookEndpointRow, WebhookEndpointsTable } from '../../db/types.js';
+import { nowIso, toIso } from '../../shared/time.js';
 import { onEventsCommitted } from '../events/events.log.js';
 import { eventAt, eventTypesAfter } from '../events/events.repository.js';
 import { presentEvent } from '../events/events.service.js';
@@ -23,8 +23,8 @@ import {
   updateEndpoint,
 } from './webhooks.repository.js';
 import { endpointResourceTypes, subscribedTypes, subscribes } from './webhooks.service.js';
-import { webhookHeaders } from './webhooks.signing.js';
-import { postToTarget, vettedAgents } from './webhooks.target.js';
+import { deliveryHeaders } from './webhooks.signing.js';
+import { answerProblem, describeFailure, postToTarget, vettedAgents } from './webhooks.target.js';
 import { logFailure } from '../../http/error-handler.js';
 
 /**
@@ -42,7 +42,9 @@ import { logFailure } from '../../http/error-handler.js';
  * that dies mid-delivery leaves its lease to run out (attempt timeout + 5 s), after which any
  * process retries the delivery, so nothing is lost, and the receiver may see it twice (use the
  * webhook-id to drop repeats). A process that stops normally aborts what it is sending and
- * releases its endpoints at once.
+ * releases its endpoints at once. Each claim is a lease of its own, and an attempt's result (and
+ * the disabling of an endpoint) is written only while that lease is still held: a process that
+ * outlived its lease, frozen mid-attempt while another delivered, changes nothing.
  */
 
 export interface WebhookWorkerDeps {
@@ -70,16 +72,8 @@ const HAND_OVER = 50;
 /** After a commit in this process, the soonest the next look for work (so a burst of commits is one look). */
 const WAKE_GAP_MS = 20;
 const FAILURE_LOG_INTERVAL_MS = 30_000;
-const USER_AGENT = `ticketing-webhooks/${packageInfo().version}`;
 
 const iso = (ms: number): string => new Date(ms).toISOString();
-
-function describe(error: unknown): string {
-  const e = error as { code?: unknown; message?: unknown };
-  const message = typeof e.message === 'string' ? e.message : String(error);
-  const text = typeof e.code === 'string' && !message.includes(e.code) ? `${e.code}: ${message}` : message;
-  return text.slice(0, 500);
-}
 
 export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
   const { db } = deps.store;
@@ -123,7 +117,10 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
       const free = settings.concurrency - active.size;
       if (free > 0) {
         const now = Date.now();
-        const claimed = await claimEndpoints(db, { owner, now: iso(now), until: iso(now + leaseMs), limit: free });
+        // A lease of its own for each claim: a holder that outlived its lease (and whose endpoint was
+        // claimed again since, even by this process) can tell, and its late writes change nothing.
+        const lease = `${owner}:${randomUUID()}`;
+        const claimed = await claimEndpoints(db, { owner: lease, now: iso(now), until: iso(now + leaseMs), limit: free });
         full = claimed.length === free;
         for (const endpoint of claimed) {
           const work: Promise<void> = deliverTo(endpoint)
@@ -152,19 +149,20 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
   /** Delivers to one leased endpoint until it has nothing due, for one slice at most; then releases it. */
   async function deliverTo(claimed: WebhookEndpointRow): Promise<void> {
     const deadline = Date.now() + SLICE_MS;
+    const lease = claimed.lease_owner!;
     try {
       while (!stopping.signal.aborted && Date.now() < deadline) {
         // Read afresh each time: the endpoint may have been paused, changed or rotated meanwhile.
-        const endpoint = await renewLease(db, claimed.id, owner, iso(Date.now() + leaseMs));
+        const endpoint = await renewLease(db, claimed.id, lease, iso(Date.now() + leaseMs));
         if (!endpoint || endpoint.status !== 'active') return;
         const next = await nextDelivery(endpoint);
         if (next === 'scanned') continue;
         if (next === null) return;
         if (next.next_attempt_at !== null && Date.parse(toIso(next.next_attempt_at)) > Date.now()) return;
-        await attempt(endpoint, next);
+        if (!(await attempt(endpoint, lease, next))) return;
       }
     } finally {
-      await release(claimed.id).catch((error: unknown) =>
+      await release(claimed.id, lease).catch((error: unknown) =>
         logFailure(deps.log, error, 'webhook delivery: releasing an endpoint failed', { webhook: claimed.id }),
       );
     }
@@ -176,10 +174,10 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
    * pending deliveries are read, so a delivery queued again by hand at the same moment (which locks
    * the row too) is either seen here or makes the endpoint due after this.
    */
-  async function release(id: string): Promise<void> {
+  async function release(id: string, lease: string): Promise<void> {
     await db.transaction().execute(async (trx) => {
       const endpoint = await lockEndpoint(trx, id);
-      if (!endpoint || endpoint.lease_owner !== owner) return;
+      if (!endpoint || endpoint.lease_owner !== lease) return;
       await endLease(trx, id, nowIso(), await earliestPendingDue(trx, endpoint.organization_id, id));
     });
   }
@@ -232,14 +230,18 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
     return (await oldestPending(db, org, endpoint.id)) ?? 'scanned';
   }
 
-  /** One attempt, recorded before it is sent (a crash mid-attempt leaves it due again) and after. */
-  async function attempt(endpoint: WebhookEndpointRow, delivery: WebhookDeliveryRow): Promise<void> {
+  /**
+   * One attempt, recorded before it is sent (a crash mid-attempt leaves it due again) and after.
+   * Both writes need the lease still held (see writeLeased): false when it was lost, and then
+   * nothing is sent, or the result (whatever it was) is dropped.
+   */
+  async function attempt(endpoint: WebhookEndpointRow, lease: string, delivery: WebhookDeliveryRow): Promise<boolean> {
     const schedule = settings.retryDelaysMs;
     const manual = Number(delivery.manual) === 1;
     const attempts = Number(delivery.attempts) + 1;
     const started = Date.now();
-    const [, event] = await Promise.all([
-      updateDelivery(db, delivery.id, {
+    const [held, event] = await Promise.all([
+      writeLeased(endpoint, lease, delivery.id, {
         attempts,
         last_attempt_at: iso(started),
         // Should this process die now, the delivery is due again once the lease has run out.
@@ -247,58 +249,77 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
       }),
       eventAt(db, endpoint.organization_id, Number(delivery.event_position)),
     ]);
+    if (!held) return false;
 
     let status: number | null = null;
+    let answer: string | null = null;
     let error: string | null = null;
     let latency: number | null = null;
     if (!event) {
       error = 'The event is no longer kept (EVENTS_RETENTION_DAYS)';
     } else {
       const body = JSON.stringify({ type: event.type, timestamp: toIso(event.occurred_at), data: presentEvent(event) });
-      const rotation = toIsoOrNull(endpoint.previous_secret_expires_at);
-      const secrets = [endpoint.secret];
-      if (endpoint.previous_secret !== null && rotation !== null && Date.parse(rotation) > started) secrets.push(endpoint.previous_secret);
-      const headers = { ...webhookHeaders(secrets, event.id, body, new Date(started)), 'user-agent': USER_AGENT };
+      const headers = deliveryHeaders(endpoint, event.id, body, new Date(started));
       const t0 = performance.now();
       try {
-        status = await postToTarget(endpoint.url, body, headers, {
+        ({ status, body: answer } = await postToTarget(endpoint.url, body, headers, {
           timeoutMs: settings.timeoutMs,
           allowPrivate: settings.allowPrivate,
           signal: stopping.signal,
           agents,
-        });
-        if (status < 200 || status >= 300) {
-          error = status >= 300 && status < 400 ? `HTTP ${status}: redirects are not followed` : `HTTP ${status}`;
-        }
+        }));
+        error = answerProblem(status);
       } catch (e) {
-        error = describe(e);
+        error = describeFailure(e);
       }
       latency = Math.round(performance.now() - t0);
     }
 
     const finished = Date.now();
-    const outcome = { response_status: status, response_latency_ms: latency, last_error: error };
+    const outcome = { response_status: status, response_body: answer, response_latency_ms: latency, last_error: error };
     if (error === null) {
-      await updateDelivery(db, delivery.id, { ...outcome, status: 'succeeded', next_attempt_at: null, completed_at: iso(finished) });
-    } else if (stopping.signal.aborted) {
-      // Cut short by a shutdown, not the receiver's fault: due again at once, for any process.
-      await updateDelivery(db, delivery.id, { ...outcome, next_attempt_at: iso(finished) });
-    } else if (manual || attempts > schedule.length) {
-      await updateDelivery(db, delivery.id, { ...outcome, status: 'failed', next_attempt_at: null, completed_at: iso(finished) });
-      if (!manual) await disable(endpoint, delivery, attempts, error, finished);
-    } else {
-      const delay = schedule[attempts - 1]!;
-      // Up to 10% later, so receivers that failed together are not retried all at the same instant.
-      const jitter = Math.floor(Math.random() * delay * 0.1);
-      await updateDelivery(db, delivery.id, { ...outcome, next_attempt_at: iso(finished + delay + jitter) });
+      return writeLeased(endpoint, lease, delivery.id, { ...outcome, status: 'succeeded', next_attempt_at: null, completed_at: iso(finished) });
     }
+    if (stopping.signal.aborted) {
+      // Cut short by a shutdown, not the receiver's fault: due again at once, for any process.
+      return writeLeased(endpoint, lease, delivery.id, { ...outcome, next_attempt_at: iso(finished) });
+    }
+    if (manual || attempts > schedule.length) {
+      const failed = { ...outcome, status: 'failed' as const, next_attempt_at: null, completed_at: iso(finished) };
+      if (manual) return writeLeased(endpoint, lease, delivery.id, failed);
+      // After every retry failed: the endpoint stops until someone makes it active again.
+      const reason = `The delivery of event ${delivery.event_id} (${delivery.event_type}) failed ${attempts} times; the last error: ${error}`;
+      const disabled = { status: 'disabled' as const, disabled_at: iso(finished), disabled_reason: reason, updated_at: iso(finished) };
+      const written = await writeLeased(endpoint, lease, delivery.id, failed, disabled);
+      if (written) deps.log.warn({ webhook: endpoint.id, organization: endpoint.organization_id }, 'webhook endpoint disabled after repeated failures');
+      return written;
+    }
+    const delay = schedule[attempts - 1]!;
+    // Up to 10% later, so receivers that failed together are not retried all at the same instant.
+    const jitter = Math.floor(Math.random() * delay * 0.1);
+    return writeLeased(endpoint, lease, delivery.id, { ...outcome, next_attempt_at: iso(finished + delay + jitter) });
   }
 
-  /** After a delivery failed through every retry: the endpoint stops until someone makes it active again. */
-  async function disable(endpoint: WebhookEndpointRow, delivery: WebhookDeliveryRow, attempts: number, error: string, at: number): Promise<void> {
-    const reason = `The delivery of event ${delivery.event_id} (${delivery.event_type}) failed ${attempts} times; the last error: ${error}`;
-    await updateEndpoint(db, endpoint.organization_id, endpoint.id, { status: 'disabled', disabled_at: iso(at), disabled_reason: reason, updated_at: iso(at) });
-    deps.log.warn({ webhook: endpoint.id, organization: endpoint.organization_id }, 'webhook endpoint disabled after repeated failures');
+  /**
+   * Writes a delivery's record (and, after its last retry, disables the endpoint) only while this
+   * claim still holds the endpoint's lease, checked under the endpoint's row lock in the same
+   * transaction. A holder that outlived its lease, say frozen mid-attempt while another process
+   * claimed the endpoint and delivered, thus changes nothing: false, and the caller stops.
+   */
+  function writeLeased(
+    endpoint: WebhookEndpointRow,
+    lease: string,
+    deliveryId: string,
+    changes: Updateable<WebhookDeliveriesTable>,
+    endpointChanges?: Updateable<WebhookEndpointsTable>,
+  ): Promise<boolean> {
+    return db.transaction().execute(async (trx) => {
+      const row = await lockEndpoint(trx, endpoint.id);
+      if (row?.lease_owner !== lease) return false;
+      await updateDelivery(trx, deliveryId, changes);
+      if (endpointChanges) await updateEndpoint(trx, endpoint.organization_id, endpoint.id, endpointChanges);
+      return true;
+    });
   }
 
   const unsubscribe = onEventsCommitted(() => worker.wake());
