@@ -1,9 +1,8 @@
 import cors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import FindMyWay from 'find-my-way';
+import type { AppDeps } from './app-deps.js';
 import { registerAuthentication } from './auth/authenticate.js';
-import type { Config } from './config.js';
-import type { Store } from './db/store.js';
 import { errors, handleError, registerErrorHandler } from './errors.js';
 import { registerConditionalRequests } from './http/conditional.js';
 import { httpServerOptions, registerConnectionHandling } from './http/connections.js';
@@ -29,14 +28,9 @@ import { registerOpenApi } from './openapi/openapi.plugin.js';
 import { clientErrorHandler, registerJsonParser, registerJsonSecurityHeaders, registerStrictQueries } from './shared/http-rules.js';
 import { addRouteHook, methodsOf } from './shared/route-hooks.js';
 import { validatorCompiler } from './shared/validation.js';
-import type { BlobStore } from './storage/blob-store.js';
 import { createUrlSigner } from './storage/signed-urls.js';
 
-export interface AppDeps {
-  config: Config;
-  store: Store;
-  blobs: BlobStore;
-}
+export type { AppDeps } from './app-deps.js';
 
 export const BODY_LIMIT = 1_048_576;
 
@@ -95,7 +89,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAuthentication(app, {
     db: deps.store.db,
     apiKeysVersion: deps.store.apiKeysVersion,
-    versionedReads: deps.store.versionedReads,
     authFailureExceeded: authFailureLimiter(app, deps.config.rateLimit),
   });
   // After authentication (keys are per API key) and its scope check (preParsing runs in order).

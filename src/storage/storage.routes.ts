@@ -4,7 +4,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { Readable } from 'node:stream';
 import rangeParser from 'range-parser';
 import { Type } from 'typebox';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../app-deps.js';
 import { errors, handleError } from '../errors.js';
 import { findAttachmentById } from '../modules/attachments/attachments.repository.js';
 import { ALLOWED_TYPES } from '../modules/attachments/file-types.js';

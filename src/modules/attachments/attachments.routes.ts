@@ -2,7 +2,7 @@ import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { authOf } from '../../auth/authenticate.js';
 import { actorOf } from '../events/events.log.js';
 import { errors } from '../../errors.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { authOf } from '../../auth/authenticate.js';
 import { ifMatchOf } from '../../http/conditional.js';
 import { actorOf } from '../events/events.log.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { authOf } from '../../auth/authenticate.js';
 import { ifMatchOf } from '../../http/conditional.js';
 import { CREATED_ASC, toPage, withNextLink } from '../../shared/pagination.js';

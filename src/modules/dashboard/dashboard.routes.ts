@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../app-deps.js';
 import { authOf } from '../../auth/authenticate.js';
 import { responses } from '../../shared/schemas.js';
 import { Dashboard, DashboardQuery } from './dashboard.schemas.js';
