@@ -3,7 +3,8 @@
  * of the event loop are committed together, one transaction (SQLite) or one statement
  * (PostgreSQL) for the group, each ticket with its own number, events and answer. Without this
  * file the plain createTicket (tickets.service.ts) answers every create, with the same results.
- * Gain: GAIN_FIGURE
+ * Gain (2026-11-27, 2 cores at load average ~18, `node dist/bench/creates.js`, DATABASE_URL for
+ * PostgreSQL): 1,030–1,740 creates/s against 150–250 plain on SQLite, 240–325 against 31–46 on PostgreSQL.
  *
  * A group that fails wrote nothing (numbers, customers and events roll back with it, so no number
  * is lost); its creates are then written again one by one by the plain createTicket, so only a
