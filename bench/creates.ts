@@ -12,7 +12,7 @@ import { migrateToLatest } from '../src/db/migrator.js';
 import { startSearchIndexJob } from '../src/search/search-index.job.js';
 import { openStore } from '../src/db/store.js';
 import { createOrganization } from '../src/modules/organizations/organizations.service.js';
-import { createCommitStats, createsWrittenAlone } from '../src/modules/tickets/tickets.service.js';
+import { createCommitStats, createsWrittenAlone } from '../src/modules/tickets/tickets.create-batch.js';
 import { openBlobStore } from '../src/storage/open-blob-store.js';
 import type { ClientInput, ClientOutput } from './client.js';
 import { benchEnv, scratchDatabase, serveProcess } from './common.js';

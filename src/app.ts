@@ -69,7 +69,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAuthentication(app, {
     db: deps.store.db,
     apiKeysVersion: deps.store.apiKeysVersion,
-    versionedReads: deps.store.versionedReads,
     authFailureExceeded: authFailureLimiter(app, deps.config.rateLimit),
   });
   // After authentication (keys are per API key) and its scope check (preParsing runs in order).

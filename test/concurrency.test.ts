@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { createCommitStats } from '../src/modules/tickets/tickets.service.js';
+import { createCommitStats } from '../src/modules/tickets/tickets.create-batch.js';
 import { buildTestApp, type TestApp } from './helpers/test-app.js';
 
 /** Ticket numbers stay gapless and unique when many creates arrive at once (decisions §4). */

@@ -1,26 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { addRouteHook } from '../shared/route-hooks.js';
 import type { Kysely } from 'kysely';
-import type { VersionedReads } from '../db/store.js';
 import type { Database } from '../db/types.js';
 import { errors, type UnauthorizedReason } from '../errors.js';
 import { toIsoOrNull } from '../shared/time.js';
 import { hashApiKey, isWellFormedApiKey } from './key-format.js';
 import { findApiKeyByHash, touchApiKey, type KeyColumns } from './keys.repository.js';
+import type { AuthContext } from './auth-context.js';
 import { ApiKeyCache, type CachedKey } from './key-cache.js';
 import type { Scope } from './scopes.js';
-import { LOWER_CASE_UUID } from '../shared/validation.js';
 
-/** Who is calling: the key's organization, role and scopes. Shared by the requests of a cached key: never change it. */
-export interface AuthContext {
-  keyId: string;
-  organizationId: string;
-  role: 'admin' | 'readonly';
-  scopes: ReadonlySet<string>;
-  keyPrefix: string;
-  holderUserId: string | null;
-  expiresAt: string | null;
-}
+export type { AuthContext } from './auth-context.js';
 
 /** How a route is protected: `{ scope }` names the scope it needs; `{}` needs only a valid key. */
 export interface RouteAuth {
@@ -32,32 +22,45 @@ export interface RouteAuth {
    * on its own id (it may revoke itself, never another key).
    */
   ownKeyParam?: string;
-  /**
-   * Where keys are read from the store on every request (no key cache: PostgreSQL), the record the
-   * route answers with is read in the same statement as the key: one round trip instead of two.
-   */
-  withKey?: ReadWithKey;
+  /** A read the route makes together with its caller's key (see KeyRead). */
+  keyRead?: KeyRead;
 }
 
-/** A record read in one statement with the caller's key (RouteAuth.withKey). */
-export interface ReadWithKey {
-  /** The path parameter naming the record; read only when it is a lower-case UUID (validation comes later). */
-  param: string;
-  /** The key by hash and, in the key's own organization, the record by id (null when there is none). */
-  read: (db: Kysely<Database>, keyHash: string, id: string) => Promise<{ key: KeyColumns | undefined; record: unknown }>;
+/**
+ * The hook point for a route that reads one record with its caller's key, so that a request needs
+ * one read of the store for both. Authentication stays as it is: the same checks, the same
+ * answers, in the same order; it only lets the route's read ride along. Either part may be left out.
+ */
+export interface KeyRead {
   /**
-   * Where keys are cached (SQLite): the record by id in the organization, in one statement with the
-   * key cache's version (Store.versionedReads), so a cached key's freshness check and the record
-   * cost one read, without a promise. Null when there is none.
+   * Where keys are read from the store on every request: the key row by hash and, in the same
+   * statement, what the route needs (which it keeps itself). Undefined: not for this request. If
+   * it fails, the key is read alone, and the route reads its record itself.
    */
-  readVersioned?: (reads: VersionedReads, organizationId: string, id: string) => { version: number; record: unknown };
+  fromStore?: (request: FastifyRequest, keyHash: string) => Promise<KeyColumns | undefined> | undefined;
+  /**
+   * Where keys are cached: takes the request of a cached key (true: it calls `key.finish` once,
+   * perhaps in a later turn), or leaves it to be authenticated as on any route (false).
+   */
+  cached?: (request: FastifyRequest, key: CachedKeyRead) => boolean;
+}
+
+/** A cached key whose route reads its record with the cache's version (Store.versionedReads). */
+export interface CachedKeyRead {
+  /** The key's organization as the cache holds it now; undefined when it no longer does. */
+  organizationId(): string | undefined;
+  /**
+   * Decides the request after a read at the cache's `version` (undefined: nothing was read). If
+   * the cache still holds at that version, with the very entry read with, still usable, the
+   * request is authenticated from it (`accepted` runs first); else the key is read from the store,
+   * as for a key the cache never held, so a key revoked anywhere is refused at once.
+   */
+  finish(version: number | undefined, accepted: () => void): void;
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
     auth: AuthContext | null;
-    /** The record read with the key (RouteAuth.withKey), by the id it was read for. */
-    readWithKey: { id: string; record: unknown } | null;
   }
   interface FastifyContextConfig {
     auth?: RouteAuth;
@@ -73,42 +76,35 @@ export interface AuthenticateOptions {
   db: Kysely<Database>;
   /** The store's API key version (Store.apiKeysVersion): with one, valid keys are cached. */
   apiKeysVersion: (() => number) | null;
-  /** The store's versioned reads (Store.versionedReads), for routes with `withKey.readVersioned`. */
-  versionedReads: VersionedReads | null;
   /** Counts a failed authentication for the client address; true when it is over its limit. */
   authFailureExceeded: (request: FastifyRequest) => Promise<number | null>;
 }
 
 /**
- * The check order of decisions §2 on every protected route: 401 (this hook, onRequest), then the
- * rate limit (the route's own onRequest hook, which runs after this one), then the scope
- * (preParsing, so before the body is read), then validation and existence.
+ * The check order of docs/api-behaviour.md ("Check order") on every protected route: 401 (this
+ * hook, onRequest), then the rate limit (the route's own onRequest hook, which runs after this
+ * one), then the scope (preParsing, so before the body is read), then validation and existence.
  */
 export function registerAuthentication(app: FastifyInstance, options: AuthenticateOptions): void {
   app.decorateRequest('auth', null);
-  app.decorateRequest('readWithKey', null);
   const cache = options.apiKeysVersion ? new ApiKeyCache(options.apiKeysVersion) : null;
 
   /** The slow path: a key the cache does not hold (or no cache), read from the store. */
   async function authenticateFromStore(request: FastifyRequest, auth: RouteAuth): Promise<void> {
-    const withKey = cache === null ? auth.withKey : undefined;
-    const id = withKey ? (request.params as Record<string, unknown> | undefined)?.[withKey.param] : undefined;
-    const readKey =
-      withKey && typeof id === 'string' && LOWER_CASE_UUID.test(id)
-        ? async (db: Kysely<Database>, hash: string) => {
-            let read: Awaited<ReturnType<ReadWithKey['read']>>;
-            try {
-              read = await withKey.read(db, hash, id);
-            } catch {
-              // The record's part failed (a statement timeout, a broken table): authenticate as any
-              // route does and let the route read the record itself, so its failure is answered
-              // where a route's failures are (after the rate limit, with its headers).
-              return findApiKeyByHash(db, hash);
-            }
-            request.readWithKey = { id, record: read.record };
-            return read.key;
+    const fromStore = cache === null ? auth.keyRead?.fromStore : undefined;
+    const readKey = fromStore
+      ? async (db: Kysely<Database>, hash: string) => {
+          try {
+            const read = fromStore(request, hash);
+            if (read !== undefined) return await read;
+          } catch {
+            // The route's part failed (a statement timeout, a broken table): authenticate as any
+            // route does and let the route read its record itself, so its failure is answered
+            // where a route's failures are (after the rate limit, with its headers).
           }
-        : findApiKeyByHash;
+          return findApiKeyByHash(db, hash);
+        }
+      : findApiKeyByHash;
     const context = await authenticate(options.db, cache, request.headers.authorization, readKey);
     if (typeof context === 'object') {
       request.auth = context;
@@ -119,41 +115,53 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
     throw errors.unauthorized(context);
   }
 
+  /** A cached key's request handed to the route's read (KeyRead.cached); false when not taken. */
+  function readWithCachedKey(cache: ApiKeyCache, request: FastifyRequest, auth: RouteAuth, done: (error?: Error) => void): boolean {
+    const header = request.headers.authorization;
+    const key = header === undefined ? undefined : BEARER.exec(header)?.[1];
+    if (key === undefined) return false;
+    const hash = hashApiKey(key);
+    if (cache.peek(hash) === undefined) return false;
+    let entry: CachedKey | undefined;
+    return auth.keyRead!.cached!(request, {
+      // The entry as held when the read is made (another request's read may have forgotten it since).
+      organizationId: () => (entry = cache.peek(hash))?.context.organizationId,
+      finish: (version, accepted) => {
+        // One snapshot for the key and the record: a version that moved forgets the whole cache.
+        const held = version !== undefined && entry !== undefined && cache.holdsAt(version) && cache.peek(hash) === entry;
+        const context = held ? usable(entry) : undefined;
+        if (context === undefined) {
+          authenticateFromStore(request, auth).then(() => done(), done);
+          return;
+        }
+        request.auth = context;
+        accepted();
+        done();
+      },
+    });
+  }
+
   // The hooks are the protected routes' own (routes without `config.auth` never run them), added
   // first among the route's onRequest hooks, so before the rate limit's (401 before 429).
   app.addHook('onRoute', (route) => {
     const auth = route.config?.auth;
     if (!auth) return;
-    const withKey = auth.withKey;
-    const reads = options.versionedReads;
-    const readVersioned =
-      withKey?.readVersioned !== undefined && reads !== null && cache !== null
-        ? (organizationId: string, id: string) => withKey.readVersioned!(reads, organizationId, id)
-        : undefined;
-    const param = withKey?.param;
-    const slow = (request: FastifyRequest, done: (error?: Error) => void) => {
-      authenticateFromStore(request, auth).then(() => done(), done);
-    };
-    const group = readVersioned !== undefined ? new VersionedReadGroup(cache!, reads!, readVersioned, slow) : undefined;
+    const readsWithCachedKey = cache !== null && auth.keyRead?.cached !== undefined;
     addRouteHook(
       route,
       'onRequest',
       (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
         // A key the cache holds, still valid, is decided here without a promise (SQLite, most
-        // requests); a route's record is read with the cache's version at the end of the turn,
-        // in one read transaction with the other such reads of the turn (VersionedReadGroup).
+        // requests), or with the route's read (KeyRead.cached) at the end of the turn.
         if (cache !== null) {
-          if (group !== undefined) {
-            if (group.add(request, param!, done)) return;
-          } else {
-            const cached = cachedContext(cache, request.headers.authorization);
-            if (cached !== undefined) {
-              request.auth = cached;
-              return done();
-            }
+          if (readsWithCachedKey && readWithCachedKey(cache, request, auth, done)) return;
+          const cached = cachedContext(cache, request.headers.authorization);
+          if (cached !== undefined) {
+            request.auth = cached;
+            return done();
           }
         }
-        slow(request, done);
+        authenticateFromStore(request, auth).then(() => done(), done);
       },
       { first: true },
     );
@@ -196,116 +204,6 @@ function usable(entry: CachedKey | undefined): AuthContext | undefined {
   const now = Date.now();
   if (entry.expiresAtMs <= now || now - entry.touchedAtMs > TOUCH_INTERVAL_MS) return undefined;
   return entry.context;
-}
-
-interface PendingRead {
-  request: FastifyRequest;
-  id: string;
-  hash: string;
-  done: (error?: Error) => void;
-  /** The cache's entry for the key when the group ran, undefined when it held none. */
-  entry: CachedKey | undefined;
-  /** What the read answered; undefined when it failed or was not made. */
-  read: { version: number; record: unknown } | undefined;
-}
-
-/**
- * cachedContext for a route that answers one record (`withKey.readVersioned`), for the requests of
- * one turn of the event loop together: at the end of the turn (`setImmediate`, as db/read-batch.ts
- * and the group commit of creates wait) their records are read in ONE read transaction
- * (VersionedReads.group), each with the cache's version and in the organization of its key as
- * cached, so the transaction's start (its locks, its checks of the WAL) is paid once per group and
- * the group is answered in one turn. A lone request goes alone, by its own statement.
- *
- * Every read of a group is of the same snapshot, so one version covers them all: when it moved, the
- * cache is forgotten and every request of the group goes the slow way (the key read again, the
- * record read by the handler), so a key revoked anywhere is refused on the very next request
- * exactly as with a read each. A request is answered from the cache only when the entry its read
- * used is still the cache's entry for its key after that check, and still usable (expiry, touch).
- * A read that fails, or a group whose transaction fails, sends its requests the slow way, which
- * answers the store's failure where a route's failures are answered.
- */
-class VersionedReadGroup {
-  private pending: PendingRead[] = [];
-  /** The group being collected is waiting for the end of the turn. */
-  private scheduled = false;
-
-  constructor(
-    private readonly cache: ApiKeyCache,
-    private readonly reads: VersionedReads,
-    private readonly readVersioned: (organizationId: string, id: string) => { version: number; record: unknown },
-    private readonly slow: (request: FastifyRequest, done: (error?: Error) => void) => void,
-  ) {}
-
-  /**
-   * Takes the request into the turn's group when its key is cached and its id is a record's (true:
-   * `done` will be called); false when it is to be decided otherwise (the caller goes the slow way).
-   */
-  add(request: FastifyRequest, param: string, done: (error?: Error) => void): boolean {
-    const header = request.headers.authorization;
-    if (header === undefined) return false;
-    const id = (request.params as Record<string, unknown> | undefined)?.[param];
-    // Anything but a lower-case UUID is answered by validation later; the key is checked as anywhere.
-    if (typeof id !== 'string' || !LOWER_CASE_UUID.test(id)) {
-      const cached = cachedContext(this.cache, header);
-      if (cached === undefined) return false;
-      request.auth = cached;
-      done();
-      return true;
-    }
-    const key = BEARER.exec(header)?.[1];
-    if (key === undefined) return false;
-    const hash = hashApiKey(key);
-    if (this.cache.peek(hash) === undefined) return false;
-    this.pending.push({ request, id, hash, done, entry: undefined, read: undefined });
-    if (!this.scheduled) {
-      this.scheduled = true;
-      setImmediate(this.run);
-    }
-    return true;
-  }
-
-  private readonly run = (): void => {
-    this.scheduled = false;
-    const group = this.pending;
-    this.pending = [];
-    const cache = this.cache;
-    const readVersioned = this.readVersioned;
-    const readAll = () => {
-      for (const p of group) {
-        // The entry as held now (an earlier group may have forgotten it since the request came).
-        p.entry = cache.peek(p.hash);
-        if (p.entry === undefined) continue;
-        try {
-          p.read = readVersioned(p.entry.context.organizationId, p.id);
-        } catch {
-          p.read = undefined;
-        }
-      }
-    };
-    if (group.length === 1) readAll();
-    else {
-      try {
-        this.reads.group(readAll);
-      } catch {
-        // The transaction itself failed (a store that is gone): every request the slow way.
-        for (const p of group) p.read = undefined;
-      }
-    }
-    for (const p of group) {
-      const read = p.read;
-      // One snapshot: the first read whose version moved forgets the cache, and the entries of the
-      // others are then gone too.
-      const context = read !== undefined && cache.holdsAt(read.version) && cache.peek(p.hash) === p.entry ? usable(p.entry) : undefined;
-      if (context === undefined) {
-        this.slow(p.request, p.done);
-        continue;
-      }
-      p.request.auth = context;
-      p.request.readWithKey = { id: p.id, record: read!.record };
-      p.done();
-    }
-  };
 }
 
 /** True when the route's key-id path parameter names the calling key itself. */
@@ -362,15 +260,6 @@ async function authenticate(
     await touchApiKey(db, entry.context.keyId, new Date(now).toISOString());
   }
   return entry.context;
-}
-
-/**
- * The record read with the key for this id (RouteAuth.withKey): the row, null when there is none,
- * undefined when it was not read that way (the route reads it itself).
- */
-export function readWithKeyOf<T>(request: FastifyRequest, id: string): T | null | undefined {
-  const read = request.readWithKey;
-  return read !== null && read.id === id ? ((read.record ?? null) as T | null) : undefined;
 }
 
 /** The caller of a protected route; the auth hook guarantees it is set. */

@@ -1,4 +1,4 @@
-import type { AuthContext } from './authenticate.js';
+import type { AuthContext } from './auth-context.js';
 
 /** A key as the cache holds it: what a request needs, computed once. */
 export interface CachedKey {

@@ -89,7 +89,7 @@ function stampOf(organizationId: string, actor: Actor, occurredAt: string): Even
 
 /**
  * An event as the row that stores it, without its position (given when it is appended). For a
- * statement that writes a change and its events at once (tickets.repository.ts
+ * statement that writes a change and its events at once (tickets.create-batch.repository.ts
  * `insertTicketGroup`); a transaction's events otherwise go through its EventLog.
  */
 export function eventRowOf(organizationId: string, actor: Actor, event: NewEvent): UnpositionedEventRow {

@@ -59,7 +59,7 @@ export async function takeNextTicketNumber(trx: Transaction<Database>, organizat
 /**
  * Takes the organization's next `count` ticket numbers at once and returns the last one (the
  * numbers are `last - count + 1` to `last`). The same lock as takeNextTicketNumber, held until the
- * commit: a group of creates committed together (tickets.service.ts).
+ * commit: a group of creates committed together (tickets.create-batch.ts).
  */
 export async function takeTicketNumbers(trx: Transaction<Database>, organizationId: string, count: number): Promise<number> {
   const row = await trx

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestOrg } from '../../../test/helpers/test-app.js';
-import { createsWrittenAlone } from './tickets.service.js';
+import { createsWrittenAlone } from './tickets.create-batch.js';
 
 /**
  * A create's customer is found by email or created, whatever the process remembers of earlier
- * creates (on PostgreSQL a group does not send a customer it saw committed: tickets.service.ts,
+ * creates (on PostgreSQL a group does not send a customer it saw committed: tickets.create-batch.ts,
  * knownCustomers): a customer gone since, or whose email changed, is created again, with its
  * `customer.created` event, and the numbers stay gapless.
  */

@@ -3,11 +3,11 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey, hashApiKey } from '../../auth/key-format.js';
 import { buildTestApp, TEST_STORE, type TestApp, type TestOrg } from '../../../test/helpers/test-app.js';
-import { ticketWithKeyReadStats } from './tickets.repository.js';
+import { ticketWithKeyReadStats } from './tickets.get.fast-path.js';
 
 /**
  * GET /v1/tickets/{id} of many requests at once. On PostgreSQL the key-and-ticket reads that arrive
- * in the same turn share one statement (db/read-batch.ts); on SQLite the ticket reads of cached keys
+ * in the same turn share one statement (tickets.get.fast-path.ts); on SQLite the ticket reads of cached keys
  * that arrive in the same turn share one read transaction (with the key cache's version); each
  * request must still be answered by its own key: its organization, its scopes, its validity at
  * that moment.

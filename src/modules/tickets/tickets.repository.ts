@@ -1,24 +1,20 @@
-import { randomUUID } from 'node:crypto';
-import { sql, type Insertable, type RawBuilder, type SelectQueryBuilder, type Updateable } from 'kysely';
-import { KEY_COLUMNS, type KeyColumns } from '../../auth/keys.repository.js';
-import { dialectOf } from '../../db/dialect.js';
+import type { Insertable, SelectQueryBuilder, Updateable } from 'kysely';
 import { preparedQuery } from '../../db/prepared.js';
-import { ReadBatch, type ReadBatchStats } from '../../db/read-batch.js';
-import type { VersionedReads, VersionedStatement } from '../../db/store.js';
 import { UNINDEXED_TERM_WINDOW, type SearchTerm, type TicketSearch } from '../../search/search.js';
 import { searchTicketsQuery } from '../../search/tickets.search-query.js';
-import type { CustomersTable, Database, TicketRow, TicketsTable } from '../../db/types.js';
-import type { UnpositionedEventRow } from '../events/events.repository.js';
+import type { Database, TicketRow, TicketsTable } from '../../db/types.js';
 import { forUpdate, type Executor } from '../../shared/executor.js';
 import { afterCursor, type Page, type SortKey } from '../../shared/pagination.js';
 
 export type TicketColumns = Omit<TicketRow, 'seq'>;
 
-const COLUMNS = [
+/** A ticket's columns, all but the store's own `seq`. */
+export const TICKET_COLUMNS = [
   'id', 'organization_id', 'ticket_number', 'tracking_token', 'customer_id', 'subject', 'description', 'status',
   'priority', 'category', 'assigned_user_id', 'assigned_team_id', 'due_date', 'created_at', 'updated_at',
   'resolved_at', 'closed_at',
 ] as const;
+const COLUMNS = TICKET_COLUMNS;
 
 /** The same, named through the table: a search query has the index's columns (subject...) in scope too. */
 const QUALIFIED = COLUMNS.map((c) => `tickets.${c}` as const);
@@ -48,180 +44,6 @@ export async function insertTicket(db: Executor, row: Insertable<TicketsTable>):
   await db.insertInto('tickets').values(row).execute();
 }
 
-/** Rows per insert: 18 parameters each stays below SQLite's limit of 32,766. */
-const INSERT_BATCH = 500;
-
-/** Several tickets, in order (one statement per 500). */
-export async function insertTickets(db: Executor, rows: Array<Insertable<TicketsTable>>): Promise<void> {
-  for (let i = 0; i < rows.length; i += INSERT_BATCH) {
-    await db.insertInto('tickets').values(rows.slice(i, i + INSERT_BATCH)).execute();
-  }
-}
-
-/** The columns of a new ticket that `insertTicketGroup` passes as arrays (all text). */
-const GROUP_TICKET_COLUMNS = [
-  'id', 'tracking_token', 'subject', 'description', 'status', 'priority', 'category', 'assigned_user_id',
-  'assigned_team_id', 'due_date', 'created_at', 'updated_at', 'resolved_at', 'closed_at',
-] as const;
-
-/** The columns of an event that `insertTicketGroup` passes as arrays (all text). */
-const GROUP_EVENT_COLUMNS = [
-  'id', 'type', 'occurred_at', 'actor_type', 'actor_id', 'actor_user_id', 'resource_type', 'resource_id', 'ticket_id', 'data',
-] as const;
-
-// Stand-ins for what only the statement knows, in a ticket.created event's JSON: the ticket's
-// number and its customer's id. Random per process, so no text a caller sends can contain them.
-const NUMBER_MARK = `n${randomUUID().replaceAll('-', '')}`;
-const CUSTOMER_MARK = `c${randomUUID().replaceAll('-', '')}`;
-
-/**
- * A ticket as the API shows it, with its number and customer id left to `insertTicketGroup` to
- * fill in: put in a `ticket.created` event, the event's JSON is the same text as if they had been
- * known (JSON.stringify of the finished ticket).
- */
-export function withGroupPlaceholders<T extends { ticket_number: number; ticket_display_id: string; customer_id: string }>(ticket: T): T {
-  return { ...ticket, ticket_number: NUMBER_MARK as unknown as number, ticket_display_id: `TKT-${NUMBER_MARK}`, customer_id: CUSTOMER_MARK };
-}
-
-export interface TicketGroup {
-  organizationId: string;
-  /** `created_at` of the customers it creates. */
-  now: string;
-  /**
-   * The customers to create unless the organization has them already (one per normalized email,
-   * of some of the emails the tickets name: every ticket's customer is looked for by email).
-   */
-  customers: Array<Insertable<CustomersTable>>;
-  /** In order; each names its customer by normalized email. */
-  tickets: Array<{ row: Omit<Insertable<TicketsTable>, 'ticket_number' | 'organization_id' | 'customer_id'>; customerEmail: string }>;
-  /**
-   * The events, in order: a ticket's (`ticket`, its 0-based index; its JSON made with
-   * withGroupPlaceholders), and a customer's (`customer`, its id), written only if the statement
-   * creates that customer.
-   */
-  events: Array<{ row: UnpositionedEventRow; ticket?: number; customer?: string }>;
-}
-
-/**
- * PostgreSQL: a group of new tickets of one organization in one statement, which is a transaction
- * of its own (no BEGIN/COMMIT, one round trip): the customers found by email or created, the next
- * ticket numbers taken from the organization's counter and the tickets inserted with them, the
- * events positioned in the organization's feed and appended. Resolves to the first number and
- * each ticket's customer id, in order.
- *
- * The organization's counter row (and the feed's) stays locked until the commit, which follows
- * the statement at once: the lock no longer waits on a round trip to this process. Locks are taken
- * in one order by every group: the rows the tickets refer to (existing customers, assignees) and
- * the new customers (by email), then the ticket counter, then the feed's counter; the counter's
- * update waits, through its condition, until the first are done.
- * A customer that another transaction created after this statement's snapshot is neither found
- * nor created here: the insert then fails (null customer) and the caller writes the creates again
- * one by one.
- */
-export async function insertTicketGroup(db: Executor, group: TicketGroup): Promise<{ first: number; customerIds: string[] }> {
-  const { tickets, events, customers } = group;
-  const texts = (values: Array<string | null | undefined>) => values.map((v) => v ?? null);
-  const referenced = (column: 'assigned_user_id' | 'assigned_team_id') =>
-    [...new Set(tickets.map((t) => t.row[column]).filter((id): id is string => typeof id === 'string'))];
-  const rows = await insertTicketGroupQuery(
-    db,
-    group.organizationId,
-    group.now,
-    tickets.length,
-    referenced('assigned_user_id'),
-    referenced('assigned_team_id'),
-    texts(customers.map((c) => c.id)),
-    texts(customers.map((c) => c.name)),
-    texts(customers.map((c) => c.email)),
-    texts(customers.map((c) => c.email_normalized)),
-    ...GROUP_TICKET_COLUMNS.map((c) => texts(tickets.map((t) => t.row[c]))),
-    texts(tickets.map((t) => t.customerEmail)),
-    ...GROUP_EVENT_COLUMNS.map((c) => texts(events.map((e) => e.row[c]))),
-    events.map((e) => (e.ticket === undefined ? null : e.ticket + 1)),
-    texts(events.map((e) => e.customer)),
-  );
-  const row = rows[0];
-  if (!row || row.customer_ids.length !== tickets.length) throw new Error('The tickets were not numbered and inserted');
-  return { first: Number(row.base) + 1, customerIds: row.customer_ids };
-}
-
-// A named statement (db/prepared.ts): the same text for every group, whatever its size (the rows
-// are array parameters), so it is parsed and planned once per connection, not once per group
-// (measured on a loaded machine: parse 0.5 ms and plan 0.8 ms, a fifth of the statement's time).
-const insertTicketGroupQuery = preparedQuery((db: Executor, ...args: unknown[]) => {
-  let at = 0;
-  const next = () => args[at++];
-  const [org, now, count, users, teams] = [next(), next(), next(), next(), next()];
-  const texts = (value: unknown) => sql`cast(${value} as text[])`;
-  const [customerIds, customerNames, customerEmails, emails] = [next(), next(), next(), next()].map(texts) as [RawBuilder<unknown>, RawBuilder<unknown>, RawBuilder<unknown>, RawBuilder<unknown>];
-  const ticketColumns = sql.join(GROUP_TICKET_COLUMNS.map(() => texts(next())));
-  const ticketCustomers = texts(next());
-  const eventColumns = sql.join(GROUP_EVENT_COLUMNS.map(() => texts(next())));
-  const eventTickets = sql`cast(${next()} as bigint[])`;
-  const eventCustomers = texts(next());
-  const ticketNames = sql.join(GROUP_TICKET_COLUMNS.map((c) => sql.ref(c)));
-  const eventNames = sql.join(GROUP_EVENT_COLUMNS.map((c) => sql.ref(c)));
-  const picked = (prefix: string, names: readonly string[]) => sql.join(names.map((c) => sql.ref(`${prefix}.${c}`)));
-  // The stand-ins are letters and digits only: literals, so the text stays the same for the process.
-  const number = sql.lit(NUMBER_MARK);
-  const quotedNumber = sql.lit(`"${NUMBER_MARK}"`);
-  const quotedCustomer = sql.lit(`"${CUSTOMER_MARK}"`);
-  // The rows the tickets refer to are locked (key share) before the counters: a foreign key is
-  // checked only at the statement's end, after the feed's counter is taken, where waiting for a
-  // transaction that deletes a referenced row (and then wants the feed's counter) is a deadlock.
-  return {
-    compile: () =>
-      sql<{ base: string | number; customer_ids: string[] }>`with found as (
-      select id, email_normalized from customers where organization_id = ${org} and email_normalized = any(${ticketCustomers}) for key share
-    ), users as (
-      select id from users where organization_id = ${org} and id = any(${texts(users)}) for key share
-    ), teams as (
-      select id from teams where organization_id = ${org} and id = any(${texts(teams)}) for key share
-    ), created as (
-      insert into customers (id, organization_id, name, email, email_normalized, has_premium_support, is_vip, created_at, updated_at)
-      select c.id, ${org}, c.name, c.email, c.email_normalized, 0, 0, ${now}, ${now}
-      from unnest(${customerIds}, ${customerNames}, ${customerEmails}, ${emails}) as c(id, name, email, email_normalized)
-      where not exists (select from found f where f.email_normalized = c.email_normalized)
-      order by c.email_normalized
-      on conflict (organization_id, email_normalized) do nothing
-      returning id, email_normalized
-    ), n as (
-      update organizations set ticket_counter = ticket_counter + cast(${count} as integer)
-      where id = ${org} and (select count(*) from created) + (select count(*) from users) + (select count(*) from teams) >= 0
-      returning ticket_counter - cast(${count} as integer) as base
-    ), numbered as (
-      select r.*, n.base + r.k as ticket_number, coalesce(f.id, c.id) as customer_id
-      from n cross join unnest(${ticketColumns}, ${ticketCustomers}) with ordinality as r(${ticketNames}, customer_email, k)
-        left join found f on f.email_normalized = r.customer_email
-        left join created c on c.email_normalized = r.customer_email
-    ), inserted as (
-      insert into tickets (organization_id, ticket_number, customer_id, ${ticketNames})
-      select ${org}, t.ticket_number, t.customer_id, ${picked('t', GROUP_TICKET_COLUMNS)} from numbered t order by t.k
-      returning ticket_number, customer_id
-    ), e as (
-      select ${picked('v', GROUP_EVENT_COLUMNS.filter((c) => c !== 'data'))},
-        case when t.k is null then v.data
-          else replace(replace(replace(v.data, ${quotedNumber}, t.ticket_number::text), ${number}, t.ticket_number::text),
-            ${quotedCustomer}, to_json(t.customer_id)::text) end as data,
-        row_number() over (order by v.ord) as nth
-      from unnest(${eventColumns}, ${eventTickets}, ${eventCustomers}) with ordinality as v(${eventNames}, ticket_k, customer_id, ord)
-        left join numbered t on t.k = v.ticket_k
-      where v.customer_id is null or v.customer_id in (select id from created)
-    ), taken as (
-      insert into event_counters (organization_id, position) values (${org}, (select count(*) from e))
-      on conflict (organization_id) do update set position = event_counters.position + excluded.position
-      returning position
-    ), appended as (
-      insert into events (organization_id, position, ${eventNames})
-      select ${org}, taken.position - (select count(*) from e) + e.nth, ${picked('e', GROUP_EVENT_COLUMNS)}
-      from taken, e order by e.nth
-      returning 1
-    )
-    select n.base, array(select customer_id from inserted order by ticket_number) as customer_ids, (select count(*) from appended) as events
-    from n`.compile(db),
-  };
-});
-
 // The get-by-id read: compiled once (and a named statement on PostgreSQL), it runs on every GET.
 const findTicketQuery = preparedQuery((db: Executor, organizationId: string, id: string) =>
   db.selectFrom('tickets').select(COLUMNS).where('organization_id', '=', organizationId).where('id', '=', id),
@@ -229,116 +51,6 @@ const findTicketQuery = preparedQuery((db: Executor, organizationId: string, id:
 
 export async function findTicket(db: Executor, organizationId: string, id: string): Promise<TicketColumns | undefined> {
   return (await findTicketQuery(db, organizationId, id))[0];
-}
-
-const KEY_AS = KEY_COLUMNS.map((c) => sql`k.${sql.ref(c)} as ${sql.ref(`key_${c}`)}`);
-const TICKET_AS = COLUMNS.map((c) => sql`t.${sql.ref(c)}`);
-
-// The caller's key by hash and the ticket by id in the key's organization, in one statement.
-const findTicketWithKeyQuery = preparedQuery((db: Executor, keyHash: string, id: string) => ({
-  compile: () =>
-    sql<Record<string, unknown>>`select ${sql.join(KEY_AS)}, ${sql.join(TICKET_AS)}
-      from api_keys k left join tickets t on t.organization_id = k.organization_id and t.id = ${id}
-      where k.key_hash = ${keyHash}`.compile(db),
-}));
-
-// The same for several (key, ticket) pairs at once, PostgreSQL only: row `i` answers the i-th pair
-// (1-based); a pair whose key does not exist has no row. Each ticket is looked for only in its own
-// key's organization, exactly as above.
-const findTicketsWithKeysQuery = preparedQuery((db: Executor, keyHashes: string[], ids: string[]) => ({
-  compile: () =>
-    sql<Record<string, unknown>>`select r.i, ${sql.join(KEY_AS)}, ${sql.join(TICKET_AS)}
-      from unnest(cast(${keyHashes} as text[]), cast(${ids} as text[])) with ordinality as r(key_hash, ticket_id, i)
-        join api_keys k on k.key_hash = r.key_hash
-        left join tickets t on t.organization_id = k.organization_id and t.id = r.ticket_id`.compile(db),
-}));
-
-export interface TicketWithKey {
-  key: KeyColumns | undefined;
-  record: TicketColumns | null;
-}
-
-const NO_KEY: TicketWithKey = { key: undefined, record: null };
-
-function ticketWithKeyOf(row: Record<string, unknown>): TicketWithKey {
-  const key: Record<string, unknown> = {};
-  for (const c of KEY_COLUMNS) key[c] = row[`key_${c}`];
-  if (row.id === null) return { key: key as KeyColumns, record: null };
-  const ticket: Record<string, unknown> = {};
-  for (const c of COLUMNS) ticket[c] = row[c];
-  return { key: key as KeyColumns, record: ticket as TicketColumns };
-}
-
-interface KeyAndTicketId {
-  keyHash: string;
-  id: string;
-}
-
-/** Reads of several get-by-ids that arrived in the same turn, one statement per group (PostgreSQL). */
-const MAX_READS_PER_STATEMENT = 32;
-
-/** Per database (PostgreSQL only): get-by-id reads waiting to go out together. */
-const batches = new WeakMap<Executor, ReadBatch<KeyAndTicketId, TicketWithKey> | null>();
-
-function batchOf(db: Executor): ReadBatch<KeyAndTicketId, TicketWithKey> | null {
-  let batch = batches.get(db);
-  if (batch === undefined) {
-    batch =
-      dialectOf(db) === 'postgres'
-        ? new ReadBatch<KeyAndTicketId, TicketWithKey>(
-            async ({ keyHash, id }) => {
-              const row = (await findTicketWithKeyQuery(db, keyHash, id))[0];
-              return row ? ticketWithKeyOf(row) : NO_KEY;
-            },
-            async (reads) => {
-              const rows = await findTicketsWithKeysQuery(db, reads.map((r) => r.keyHash), reads.map((r) => r.id));
-              const answers = new Array<TicketWithKey>(reads.length).fill(NO_KEY);
-              for (const row of rows) answers[(row.i as number) - 1] = ticketWithKeyOf(row);
-              return answers;
-            },
-            MAX_READS_PER_STATEMENT,
-          )
-        : null;
-    batches.set(db, batch);
-  }
-  return batch;
-}
-
-/**
- * GET by id where keys are read on every request (RouteAuth.withKey): the key and the ticket in
- * one round trip. The ticket is looked for only in the key's own organization. On PostgreSQL the
- * reads of requests that arrive in the same turn of the event loop share one statement
- * (db/read-batch.ts), each still answered with its own key and ticket.
- */
-export async function findTicketWithKey(db: Executor, keyHash: string, id: string): Promise<TicketWithKey> {
-  const batch = batchOf(db);
-  if (batch) return batch.read({ keyHash, id });
-  const row = (await findTicketWithKeyQuery(db, keyHash, id))[0];
-  return row ? ticketWithKeyOf(row) : NO_KEY;
-}
-
-/** How the get-by-id reads of this database were grouped so far (statements, reads, largest), or undefined before the first. */
-export function ticketWithKeyReadStats(db: Executor): ReadBatchStats | undefined {
-  return batches.get(db)?.stats;
-}
-
-const versionedStatements = new WeakMap<VersionedReads, VersionedStatement>();
-
-/**
- * GET by id where keys are cached (SQLite, RouteAuth.withKey.readVersioned): the ticket by id in
- * the organization, and the key cache's version from the same read transaction. Synchronous.
- */
-export function findTicketVersioned(reads: VersionedReads, organizationId: string, id: string): { version: number; record: TicketColumns | null } {
-  let statement = versionedStatements.get(reads);
-  if (statement === undefined) {
-    statement = reads.prepare(COLUMNS, 'tickets', 't.organization_id = ? and t.id = ?');
-    versionedStatements.set(reads, statement);
-  }
-  const { version, row } = statement(organizationId, id);
-  if (row === undefined) return { version, record: null };
-  const ticket: Record<string, unknown> = {};
-  for (let i = 0; i < COLUMNS.length; i++) ticket[COLUMNS[i]!] = row[i];
-  return { version, record: ticket as TicketColumns };
 }
 
 /**
@@ -430,7 +142,7 @@ export async function deleteTicket(db: Executor, organizationId: string, id: str
   return Number(result.numDeletedRows) > 0;
 }
 
-/** Unassigns every ticket of a user or a team, touching `updated_at` (decisions §5). */
+/** Unassigns every ticket of a user or a team, touching `updated_at` (docs/api-behaviour.md, Users and teams). */
 export async function unassignTickets(
   db: Executor,
   organizationId: string,
