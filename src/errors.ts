@@ -160,6 +160,13 @@ export const errors = {
       undefined,
       { 'retry-after': '1' },
     ),
+  /** A bounded collection is full (src/limits/collection-caps.ts): the cap, its setting and how to make room. */
+  collectionFull: (held: number, cap: { max: number; setting: string; noun: string; remedy: string }) =>
+    new AppError(
+      422,
+      'limit_reached',
+      `This organization already has ${held} ${cap.noun}, the most allowed (${cap.setting}=${cap.max}); ${cap.remedy}`,
+    ),
   searchWindowExceeded: (window: number, ticketNumber: number | null) =>
     new AppError(
       422,

@@ -121,7 +121,7 @@ async function keys(args: string[], io: CliIo, env: NodeJS.ProcessEnv): Promise<
   switch (action) {
     case 'create': {
       const { values } = parseArgs({ args: rest, options: KEY_OPTIONS, strict: true });
-      return withStore(env, (store) => createKey(store, values, io));
+      return withStore(env, (store, _applied, config) => createKey(store, values, io, config.caps.apiKeys));
     }
     case 'list': {
       const { values } = parseArgs({ args: rest, options: KEY_ORG_OPTIONS, strict: true });
