@@ -477,7 +477,7 @@ export interface paths {
         };
         /**
          * The change feed: events after a cursor, in commit order
-         * @description Every change of the organization, oldest first, in the order the changes were committed. Start without `after`, then pass the `next_cursor` of each answer as `after`: no event is ever skipped or repeated, also with several server processes writing at once. A cursor older than the retention period is 410.
+         * @description Every change of the organization, oldest first, in the order the changes were committed. Start without `after`, then pass the `next_cursor` of each answer as `after`: no event is ever skipped or repeated, also with several server processes writing at once. `after=now` starts at the current end: no events, and the `next_cursor` to follow what happens from then on. A cursor older than the retention period is 410.
          *
          *     Requires an API key with the scope `events:read`.
          */
@@ -2333,8 +2333,16 @@ export interface operations {
     listTickets: {
         parameters: {
             query?: {
-                status?: "new" | "open" | "pending" | "resolved" | "closed";
-                priority?: "low" | "medium" | "high" | "urgent";
+                /**
+                 * @description One status, or several separated by commas (tickets with any of them): open,pending. Each is one of new, open, pending, resolved, closed.
+                 * @example open,pending
+                 */
+                status?: string;
+                /**
+                 * @description One priority, or several separated by commas (tickets with any of them): high,urgent. Each is one of low, medium, high, urgent.
+                 * @example high,urgent
+                 */
+                priority?: string;
                 assigned_user_id?: string;
                 assigned_team_id?: string;
                 customer_id?: string;
@@ -4109,7 +4117,7 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                /** @description A cursor from an earlier answer (`next_cursor` or an event's `cursor`) */
+                /** @description A cursor from an earlier answer (`next_cursor` or an event's `cursor`), or `now`: the feed's current end, answered with no events and the `next_cursor` to follow from (only what happens from then on) */
                 after?: string;
                 /** @description Comma-separated event types (ticket.created,comment.created); only these are returned */
                 types?: string;
