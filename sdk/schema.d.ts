@@ -423,7 +423,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key; the answer carries the plain key, shown this once
-         * @description Admin keys only. Key authority: the new key must hold only scopes the calling key holds and expire no later than it (never expiring counts as latest); otherwise 403 naming what is missing.
+         * @description Admin keys only. Key authority: the new key must hold only scopes the calling key holds and expire no later than it (never expiring counts as latest); otherwise 403 naming what is missing. An organization holds at most MAX_API_KEYS_PER_ORG (default 1000) active keys: one more is 422 naming the cap.
          *
          *     Requires an admin key (`key_admin_`).
          */
@@ -527,7 +527,7 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook endpoint; the answer carries its signing secret, shown this once
-         * @description Deliveries follow Standard Webhooks 1.0: a JSON POST `{type, timestamp, data}` (data is the Event) with the headers webhook-id, webhook-timestamp and webhook-signature. The endpoint receives the events committed after it was created.
+         * @description Deliveries follow Standard Webhooks 1.0: a JSON POST `{type, timestamp, data}` (data is the Event) with the headers webhook-id, webhook-timestamp and webhook-signature. The endpoint receives the events committed after it was created. An organization has at most MAX_WEBHOOKS_PER_ORG (default 100) endpoints: one more is 422 naming the cap.
          *
          *     Requires an API key with the scope `webhooks:write`.
          */
