@@ -423,7 +423,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key; the answer carries the plain key, shown this once
-         * @description Admin keys only. Key authority: the new key must hold only scopes the calling key holds and expire no later than it (never expiring counts as latest); otherwise 403 naming what is missing.
+         * @description Admin keys only. Key authority: the new key must hold only scopes the calling key holds and expire no later than it (never expiring counts as latest); otherwise 403 naming what is missing. An organization holds at most MAX_API_KEYS_PER_ORG (default 1000) active keys: one more is 422 naming the cap.
          *
          *     Requires an admin key (`key_admin_`).
          */
@@ -477,7 +477,7 @@ export interface paths {
         };
         /**
          * The change feed: events after a cursor, in commit order
-         * @description Every change of the organization, oldest first, in the order the changes were committed. Start without `after`, then pass the `next_cursor` of each answer as `after`: no event is ever skipped or repeated, also with several server processes writing at once. A cursor older than the retention period is 410. Only the events of resources the key may read are shown: `ticket.*` needs tickets:read, `comment.*` comments:read, `attachment.*` attachments:read, `customer.*` customers:read, `team.*` teams:read, `user.*` users:read, `api_key.*` an admin key; events:read alone shows none.
+         * @description Every change of the organization, oldest first, in the order the changes were committed. Start without `after`, then pass the `next_cursor` of each answer as `after`: no event is ever skipped or repeated, also with several server processes writing at once. `after=now` starts at the current end: no events, and the `next_cursor` to follow what happens from then on. A cursor older than the retention period is 410. Only the events of resources the key may read are shown: `ticket.*` needs tickets:read, `comment.*` comments:read, `attachment.*` attachments:read, `customer.*` customers:read, `team.*` teams:read, `user.*` users:read, `api_key.*` an admin key; events:read alone shows none.
          *
          *     Requires an API key with the scope `events:read`.
          */
@@ -527,7 +527,7 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook endpoint; the answer carries its signing secret, shown this once
-         * @description Deliveries follow Standard Webhooks 1.0: a JSON POST `{type, timestamp, data}` (data is the Event) with the headers webhook-id, webhook-timestamp and webhook-signature. The endpoint receives the events committed after it was created.
+         * @description Deliveries follow Standard Webhooks 1.0: a JSON POST `{type, timestamp, data}` (data is the Event) with the headers webhook-id, webhook-timestamp and webhook-signature. The endpoint receives the events committed after it was created. An organization has at most MAX_WEBHOOKS_PER_ORG (default 100) endpoints: one more is 422 naming the cap.
          *
          *     Requires an API key with the scope `webhooks:write`.
          */
@@ -2399,8 +2399,16 @@ export interface operations {
     listTickets: {
         parameters: {
             query?: {
-                status?: "new" | "open" | "pending" | "resolved" | "closed";
-                priority?: "low" | "medium" | "high" | "urgent";
+                /**
+                 * @description One status, or several separated by commas (tickets with any of them): open,pending. Each is one of new, open, pending, resolved, closed.
+                 * @example open,pending
+                 */
+                status?: string;
+                /**
+                 * @description One priority, or several separated by commas (tickets with any of them): high,urgent. Each is one of low, medium, high, urgent.
+                 * @example high,urgent
+                 */
+                priority?: string;
                 assigned_user_id?: string;
                 assigned_team_id?: string;
                 customer_id?: string;
@@ -4169,7 +4177,7 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                /** @description A cursor from an earlier answer (`next_cursor` or an event's `cursor`) */
+                /** @description A cursor from an earlier answer (`next_cursor` or an event's `cursor`), or `now`: the feed's current end, answered with no events and the `next_cursor` to follow from (only what happens from then on) */
                 after?: string;
                 /** @description Comma-separated event types (ticket.created,comment.created); only these are returned */
                 types?: string;
@@ -4626,10 +4634,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer without doing the work again; with another body it is 422; while the first is still running, 409. 1 to 255 visible ASCII characters, e.g. a UUID; a quoted string ("...") names the same key as without quotes.
-                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
-                 */
+                /** @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer without doing the work again; with another body it is 422; while the first is still running, 409. 1 to 255 visible ASCII characters, e.g. a fresh UUID per operation; a quoted string ("...") names the same key as without quotes. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -4647,6 +4652,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this answer is the stored answer of an earlier request with the same Idempotency-Key (a secret it held shown once is null) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {

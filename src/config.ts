@@ -55,6 +55,10 @@ const EnvSchema = Type.Object({
   WEBHOOKS_POLL_INTERVAL_MS: Type.Integer({ minimum: 10, maximum: 600_000, default: 500 }),
   WEBHOOKS_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 1000, default: 8 }),
   CORS_ORIGINS: Type.Optional(Type.String()),
+  // Collections one organization can grow are bounded (docs/operations.md#bounded-collections).
+  MAX_API_KEYS_PER_ORG: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1_000 }),
+  MAX_WEBHOOKS_PER_ORG: Type.Integer({ minimum: 1, maximum: 100_000, default: 100 }),
+  API_KEYS_RETENTION_DAYS: Type.Integer({ minimum: 0, maximum: 36_500, default: 30 }),
   // Search (docs/operations.md#search).
   SEARCH_TIMEOUT_MS: Type.Integer({ minimum: 10, maximum: 600_000, default: 800 }),
   SEARCH_CONCURRENCY: Type.Integer({ minimum: 0, maximum: 64, default: 4 }),
@@ -128,6 +132,14 @@ export interface Config {
   webhooks: WebhookConfig;
   /** Browser origins allowed to call the API (CORS): any (`*`), a list, or none (null: CORS off). */
   corsOrigins: '*' | string[] | null;
+  /** The most records of each bounded collection one organization may hold (src/limits/collection-caps.ts). */
+  caps: {
+    /** Active (neither revoked nor expired) API keys. */
+    apiKeys: number;
+    webhooks: number;
+  };
+  /** Revoked keys are deleted this many days after revocation, expired ones this long after expiry; 0 keeps them. */
+  apiKeysRetentionDays: number;
   /** Time budget of a search, searches at once (SQLite worker threads, PostgreSQL connections), and per organization. */
   search: SearchOptions;
 }
@@ -335,6 +347,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       concurrency: e.WEBHOOKS_CONCURRENCY,
     },
     corsOrigins: parseCorsOrigins(e.CORS_ORIGINS),
+    caps: { apiKeys: e.MAX_API_KEYS_PER_ORG, webhooks: e.MAX_WEBHOOKS_PER_ORG },
+    apiKeysRetentionDays: e.API_KEYS_RETENTION_DAYS,
     search: {
       timeoutMs: e.SEARCH_TIMEOUT_MS,
       concurrency: e.SEARCH_CONCURRENCY,

@@ -36,8 +36,24 @@ export const errors = {
   malformedJson: () => new AppError(400, 'malformed_json', 'Malformed JSON body: the request body is not valid JSON'),
   badRequest: (detail: string) => new AppError(400, 'bad_request', detail),
   fileTooLarge: () => new AppError(400, 'file_too_large', 'File size exceeds the 30 MB maximum (31457280 bytes)'),
-  fileTypeNotAllowed: (type: string) =>
-    new AppError(400, 'file_type_not_allowed', `File type '${type}' is not allowed`),
+  /** The spec's wording first; then what is allowed, and for a type that says nothing (curl's default) what to do. */
+  fileTypeNotAllowed: (type: string, allowed: readonly string[]) =>
+    new AppError(
+      400,
+      'file_type_not_allowed',
+      `File type '${type}' is not allowed; allowed types: ${allowed.join(', ')}` +
+        (type === 'application/octet-stream' || type === ''
+          ? `. '${type || '(none)'}' names no type: send the file's real type with its part, e.g. curl -F "file=@notes.txt;type=text/plain"`
+          : ''),
+    ),
+  /** An If-Match that is not `*` nor a list of quoted entity tags (RFC 9110 §13.1.1): refused rather than ignored. */
+  malformedIfMatch: (value: string) =>
+    new AppError(
+      400,
+      'malformed_if_match',
+      `Malformed If-Match header '${value.length > 80 ? `${value.slice(0, 80)}…` : value}': send the record's ETag exactly as a GET returned it, ` +
+        'quotes included (If-Match: "3q2-7Hc1..."), several separated by commas, or * for any version',
+    ),
   malformedUpload: () =>
     new AppError(
       400,
@@ -139,6 +155,13 @@ export const errors = {
       `Too many searches of this organization are running at once (at most ${limit}); retry in a moment`,
       undefined,
       { 'retry-after': '1' },
+    ),
+  /** A bounded collection is full (src/limits/collection-caps.ts): the cap, its setting and how to make room. */
+  collectionFull: (held: number, cap: { max: number; setting: string; noun: string; remedy: string }) =>
+    new AppError(
+      422,
+      'limit_reached',
+      `This organization already has ${held} ${cap.noun}, the most allowed (${cap.setting}=${cap.max}); ${cap.remedy}`,
     ),
   searchWindowExceeded: (window: number, ticketNumber: number | null) =>
     new AppError(

@@ -5,6 +5,7 @@ import { migrateToLatest } from './db/migrator.js';
 import { startSearchIndexJob } from './search/search-index.job.js';
 import { COMMAND_TIMEOUTS, openStore, type Store, type StoreOptions } from './db/store.js';
 import { trackConnections, type ConnectionTracker } from './http/connections.js';
+import { startApiKeyRetention } from './modules/api-keys/api-keys.retention.js';
 import { startDashboardCompaction } from './modules/dashboard/dashboard.compaction.js';
 import { startEventRetention } from './modules/events/events.retention.js';
 import { bootstrapIfEmpty } from './modules/organizations/organizations.service.js';
@@ -72,7 +73,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     sweepWhileServing(app, blobs, store.db);
     connections = trackConnections(app.server);
     // Background jobs, once listening: webhook deliveries (every process takes part), the event
-    // retention sweep, the dashboard counters' compaction and (PostgreSQL) the search index's merge. They stop as soon as shutdown begins, before the store they use is closed.
+    // retention sweep, the dead API keys' retention sweep, the dashboard counters' compaction and (PostgreSQL) the search index's merge. They stop as soon as shutdown begins, before the store they use is closed.
     const jobs: Array<{ stop(): Promise<void> }> = [];
     app.addHook('preClose', async () => {
       await Promise.all(jobs.map((job) => job.stop()));
@@ -81,6 +82,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     jobs.push(
       startWebhookWorker({ store, config, log: app.log }),
       startEventRetention({ store, config, log: app.log }),
+      startApiKeyRetention({ store, config, log: app.log }),
       startDashboardCompaction({ store, config, log: app.log }),
       startSearchIndexJob({ store, log: app.log }),
     );

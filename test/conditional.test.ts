@@ -133,6 +133,28 @@ describe('If-Match', () => {
     expect((await t.request({ method: 'DELETE', url, headers: { 'if-match': current.headers.etag as string } })).statusCode).toBe(204);
     expect((await get(url)).statusCode).toBe(404);
   });
+
+  it('a malformed If-Match (not a quoted tag, not *, not a list of them) is 400 saying so, and changes nothing', async () => {
+    const ticket = await newTicket();
+    const url = `/v1/tickets/${ticket.id}`;
+    const etag = (await get(url)).headers.etag as string;
+    for (const header of ['abc', etag.slice(1, -1), `${etag}, abc`, `${etag} ${etag}`, '**']) {
+      for (const method of ['PATCH', 'DELETE'] as const) {
+        const res = await t.request({ method, url, headers: { 'if-match': header }, ...(method === 'PATCH' ? { body: { priority: 'urgent' } } : {}) });
+        expect(res.statusCode, `${method} If-Match: ${header}`).toBe(400);
+        const { detail } = res.json<{ detail: string }>();
+        expect(detail).toMatch(/^Malformed If-Match header/);
+        expect(detail).toMatch(/quotes included/);
+        expect(detail).not.toMatch(/has changed/);
+      }
+    }
+    const after = await get(url);
+    expect(after.json()).toMatchObject({ priority: ticket.priority });
+    expect(after.headers.etag).toBe(etag);
+    // Well-formed lists still work: a weak tag never matches (412), the current one among others does.
+    expect((await t.request({ method: 'PATCH', url, headers: { 'if-match': `W/${etag}` }, body: { priority: 'low' } })).statusCode).toBe(412);
+    expect((await t.request({ method: 'PATCH', url, headers: { 'if-match': `"other", ${etag}` }, body: { priority: 'low' } })).statusCode).toBe(200);
+  });
 });
 
 describe('If-Match on every resource that can be changed or deleted', () => {

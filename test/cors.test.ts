@@ -83,6 +83,21 @@ describe('CORS_ORIGINS=a list of origins', () => {
     expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
   });
 
+  it('a preflight from an origin not in the list gets no CORS header at all, not even the methods or headers', async () => {
+    const preflight = await t.request({
+      method: 'OPTIONS',
+      url: '/v1/tickets/5f0c6a43-3b1e-4c36-9c1e-4a4a0e3c2b11',
+      key: null,
+      headers: { origin: 'https://evil.example.net', 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'authorization' },
+    });
+    const cors = Object.keys(preflight.headers).filter((h) => h.startsWith('access-control-'));
+    expect(cors).toEqual([]);
+    expect(preflight.statusCode).toBe(405);
+    // Without an Origin at all, nothing either.
+    const bare = await t.request({ method: 'OPTIONS', url: '/v1/tickets', key: null, headers: { 'access-control-request-method': 'POST' } });
+    expect(Object.keys(bare.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
+  });
+
   it('keeps 404 for unknown addresses and 405 for a wrong method (the preflight route matches only OPTIONS)', async () => {
     expect((await t.request({ method: 'GET', url: '/nowhere' })).statusCode).toBe(404);
     const wrong = await t.request({ method: 'PUT', url: '/v1/tickets' });

@@ -89,3 +89,29 @@ export async function revokeKeysOfHolder(db: Executor, organizationId: string, u
     .where('revoked_at', 'is', null)
     .execute();
 }
+
+/** Keys of the organization neither revoked nor expired at `now` (ISO): what MAX_API_KEYS_PER_ORG bounds. */
+export async function countActiveApiKeys(db: Executor, organizationId: string, now: string): Promise<number> {
+  const row = await db
+    .selectFrom('api_keys')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('organization_id', '=', organizationId)
+    .where('revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * Deletes keys revoked before `revokedBefore` or expired before `expiredBefore` (ISO), at most
+ * `limit` at a time; resolves to how many. A deleted key is unknown: 401 like any other.
+ */
+export async function deleteOldApiKeys(db: Executor, revokedBefore: string, expiredBefore: string, limit: number): Promise<number> {
+  const ids = db
+    .selectFrom('api_keys')
+    .select('id')
+    .where((eb) => eb.or([eb('revoked_at', '<', revokedBefore), eb('expires_at', '<', expiredBefore)]))
+    .limit(limit);
+  const result = await db.deleteFrom('api_keys').where('id', 'in', ids).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
+import type { Executor } from '../shared/executor.js';
 import type { ApiKeyRow, Database } from '../db/types.js';
 import { errors } from '../errors.js';
 import { creationTimeIso } from '../shared/clock.js';
 import { generateApiKey, type KeyRole } from './key-format.js';
-import { insertApiKey } from './keys.repository.js';
+import { assertBelowCap, type CollectionCap } from '../limits/collection-caps.js';
+import { nowIso } from '../shared/time.js';
+import { countActiveApiKeys, insertApiKey } from './keys.repository.js';
 import { ALL_SCOPES, isReadScope, isScope, READ_SCOPES, type Scope } from './scopes.js';
 
 /**
@@ -22,7 +25,22 @@ export interface NewApiKey {
   holderUserId?: string | null | undefined;
   /** Admin keys only; read-only keys always expire 72 hours after creation. */
   expiresAt?: string | null | undefined;
+  /**
+   * MAX_API_KEYS_PER_ORG (`config.caps.apiKeys`): the most active keys the organization may hold,
+   * 422 past it. Every create on behalf of a client or the operator passes it; left out only by
+   * the first key of an organization being created (it has none yet) and test or bench set-up.
+   */
+  maxActive?: number | undefined;
 }
+
+/** The cap on active API keys (src/limits/collection-caps.ts). */
+export const apiKeysCap = (max: number): CollectionCap => ({
+  collection: 'api_keys',
+  max,
+  setting: 'MAX_API_KEYS_PER_ORG',
+  noun: 'active API keys',
+  remedy: 'revoke some first',
+});
 
 /** Checks the scopes a key of this role may carry (decisions §2); the defaults when none are given. */
 export function resolveScopes(role: KeyRole, scopes: string[] | undefined): Scope[] {
@@ -44,6 +62,13 @@ export async function createApiKey(
   input: NewApiKey,
 ): Promise<{ key: string; record: ApiKeyRow }> {
   const scopes = resolveScopes(input.role, input.scopes);
+  const max = input.maxActive;
+  if (max !== undefined) {
+    // The count and the insert in one transaction, under the collection's lock.
+    if (!db.isTransaction) return db.transaction().execute((trx) => createApiKey(trx, input));
+    const count = (trx: Executor, organizationId: string) => countActiveApiKeys(trx, organizationId, nowIso());
+    await assertBelowCap(db as Transaction<Database>, input.organizationId, apiKeysCap(max), count);
+  }
   // Strictly increasing within the process, so key lists ordered by creation never tie.
   const createdAt = new Date(creationTimeIso());
   const expiresAt =

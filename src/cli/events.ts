@@ -25,13 +25,13 @@ const FOLLOW_INTERVAL_MS = 1000;
 
 /**
  * `ticketing events`: the organization's change feed (the same as GET /v1/events) as JSON lines on
- * standard output, from the start or after `--after CURSOR`; the cursor to resume from goes to
+ * standard output, from the start, after `--after CURSOR`, or from the current end (`--after now`); the cursor to resume from goes to
  * standard error at the end. With `--follow` it keeps printing new events until interrupted.
  */
 export async function printEvents(store: Store, options: EventsOptions, io: CliIo, stop?: AbortSignal): Promise<number> {
   const organizationId = await resolveOrganization(store, options.org);
-  if (options.after !== undefined && !/^(0|[1-9][0-9]{0,14})$/.test(options.after)) {
-    throw new CliError(`--after must be a cursor (a number such as 1047), not '${options.after}'`);
+  if (options.after !== undefined && !/^(0|[1-9][0-9]{0,14}|now)$/.test(options.after)) {
+    throw new CliError(`--after must be a cursor (a number such as 1047) or now (only events from now on), not '${options.after}'`);
   }
   let cursor = options.after;
   let count = 0;

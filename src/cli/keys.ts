@@ -26,7 +26,7 @@ export interface KeyCreateOptions {
 const ROLES: Record<string, KeyRole> = { admin: 'admin', readonly: 'readonly' };
 
 /** `ticketing keys create`: the new key alone on stdout, shown this once. */
-export async function createKey(store: Store, options: KeyCreateOptions, io: CliIo): Promise<number> {
+export async function createKey(store: Store, options: KeyCreateOptions, io: CliIo, maxActive: number): Promise<number> {
   const role = ROLES[options.role ?? 'admin'];
   if (!role) throw new CliError(`--role must be admin or readonly, not '${options.role}'`);
   const name = options.name ?? 'CLI key';
@@ -37,7 +37,7 @@ export async function createKey(store: Store, options: KeyCreateOptions, io: Cli
   const organizationId = await resolveOrganization(store, options.org);
   // createApiKey checks the scopes against the role (decisions §2) and throws before writing.
   const { key, record } = await withEvents(store.db, organizationId, SYSTEM_ACTOR, async (trx, events) => {
-    const created = await createApiKey(trx, { organizationId, role, name, scopes });
+    const created = await createApiKey(trx, { organizationId, role, name, scopes, maxActive });
     events.add(apiKeyCreated(created.record));
     return created;
   });

@@ -40,7 +40,8 @@ Commands:
                              nothing (refused if it exists); prints its id alone on standard output
   events [options]           Print the organization's change feed as JSON lines, oldest first
       --org ID               Organization (default: the first organization)
-      --after CURSOR         Only the events after this cursor (printed at the end of each run)
+      --after CURSOR|now     Only the events after this cursor (printed at the end of each run);
+                             now: from the feed's current end (with --follow, only new events)
       --types a,b            Only these event types (ticket.created,comment.created,...)
       --follow               Keep printing new events until interrupted (Ctrl-C)
   seed [options]             Fill an organization with demo data through the API: 4 teams, 8 agents,
@@ -120,7 +121,7 @@ async function keys(args: string[], io: CliIo, env: NodeJS.ProcessEnv): Promise<
   switch (action) {
     case 'create': {
       const { values } = parseArgs({ args: rest, options: KEY_OPTIONS, strict: true });
-      return withStore(env, (store) => createKey(store, values, io));
+      return withStore(env, (store, _applied, config) => createKey(store, values, io, config.caps.apiKeys));
     }
     case 'list': {
       const { values } = parseArgs({ args: rest, options: KEY_ORG_OPTIONS, strict: true });

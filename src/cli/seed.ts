@@ -123,7 +123,7 @@ export async function seedOrg(deps: SeedDeps, options: { org?: string | undefine
   const count = parseTicketCount(options.tickets);
   const organizationId = await resolveOrganization(deps.store, options.org);
   const { key, record } = await withEvents(deps.store.db, organizationId, SYSTEM_ACTOR, async (trx, events) => {
-    const created = await createApiKey(trx, { organizationId, role: 'admin', name: 'ticketing seed (revoked when done)' });
+    const created = await createApiKey(trx, { organizationId, role: 'admin', name: 'ticketing seed (revoked when done)', maxActive: deps.config.caps.apiKeys });
     events.add(apiKeyCreated(created.record));
     return created;
   });

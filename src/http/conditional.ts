@@ -41,6 +41,10 @@ export function etagOfPayload(payload: string): string {
   return `"${hash('sha256', payload, 'base64url').slice(0, 32)}"`;
 }
 
+/** `*`, or one or more entity tags (`"x"`, `W/"x"`) separated by commas (RFC 9110 §13.1.1, §8.8.3). */
+const ENTITY_TAG = '(?:W/)?"[\\x21\\x23-\\x7e\\x80-\\xff]*"';
+const IF_MATCH_SYNTAX = new RegExp(`^[ \\t]*(?:\\*|${ENTITY_TAG}(?:[ \\t]*,[ \\t]*${ENTITY_TAG})*)[ \\t]*$`);
+
 /** The tags of an If-Match / If-None-Match header; `*` stays `*`. */
 function tagsOf(header: string): string[] {
   return header.split(',').map((t) => t.trim()).filter(Boolean);
@@ -112,6 +116,12 @@ export function registerConditionalRequests(app: FastifyInstance): void {
       addRouteHook(route, 'preHandler', (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
         const header = request.headers['if-match'];
         const representation = representations.get(url);
+        // A header that is no precondition at all is refused (400), not ignored nor judged stale
+        // (docs/api-behaviour.md#safe-concurrent-edits-etag-if-match-if-none-match).
+        if (typeof header === 'string' && !IF_MATCH_SYNTAX.test(header)) {
+          done(errors.malformedIfMatch(header));
+          return;
+        }
         if (typeof header === 'string' && representation !== undefined) {
           // The route's own serializer compiler (Fastify's default), so the bytes are the GET's.
           const serialize = reply.compileSerializationSchema(representation.schema as Record<string, unknown>, '200') as (value: unknown) => string;
@@ -126,7 +136,7 @@ export function registerConditionalRequests(app: FastifyInstance): void {
     route.schema = {
       ...schema,
       headers: { ...headers, type: 'object', properties: { ...headers.properties, ...extra } },
-      response: writes ? { 412: ErrorBody, ...response } : { 304: NotModified, ...response },
+      response: writes ? { 400: ErrorBody, 412: ErrorBody, ...response } : { 304: NotModified, ...response },
     };
   });
 }

@@ -26,8 +26,11 @@ export const CORS_EXPOSED_HEADERS = [
  */
 export async function registerCors(app: FastifyInstance, origins: '*' | string[] | null): Promise<void> {
   if (origins === null) return;
+  // A list is decided per request: an origin not in it gets no CORS header at all, a preflight
+  // included (given the list itself, the plugin still sends Allow-Methods/Allow-Headers to anyone).
+  const allowed = origins === '*' ? null : new Set(origins);
   await app.register(cors, {
-    origin: origins,
+    origin: allowed === null ? '*' : (origin, cb) => cb(null, origin !== undefined && allowed.has(origin.toLowerCase()) ? origin : false),
     methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],
     allowedHeaders: CORS_ALLOWED_HEADERS,
     exposedHeaders: CORS_EXPOSED_HEADERS,

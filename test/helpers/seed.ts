@@ -46,7 +46,7 @@ export async function seedRecords(t: TestApp): Promise<Seeded> {
   const member = await t.request({ method: 'POST', url: `/v1/teams/${teamId}/members`, body: { user_id: memberId } });
   expect(member.statusCode, member.body).toBe(201);
   const keyId = await created(t, '/v1/api-keys', { name: 'seeded key', role: 'readonly' });
-  // An organization holds at most 50 webhook endpoints: suites that seed again reuse the first.
+  // An organization holds at most 100 webhook endpoints (MAX_WEBHOOKS_PER_ORG): suites that seed again reuse the first.
   const hooks = await t.request({ method: 'GET', url: '/v1/webhooks?limit=1' });
   expect(hooks.statusCode, hooks.body).toBe(200);
   const webhookId = hooks.json<{ id: string }[]>()[0]?.id ?? (await created(t, '/v1/webhooks', { url: 'https://hooks.example.com/seeded', events: ['*'] }));

@@ -52,7 +52,8 @@ export async function apiKeysRoutes(fastify: FastifyInstance, deps: AppDeps): Pr
       tags,
       summary: 'Create an API key; the answer carries the plain key, shown this once',
       description:
-        'Admin keys only. Key authority: the new key must hold only scopes the calling key holds and expire no later than it (never expiring counts as latest); otherwise 403 naming what is missing.',
+        'Admin keys only. Key authority: the new key must hold only scopes the calling key holds and expire no later than it (never expiring counts as latest); otherwise 403 naming what is missing. ' +
+        'An organization holds at most MAX_API_KEYS_PER_ORG (default 1000) active keys: one more is 422 naming the cap.',
       body: CreateApiKeyBody,
       response: responses({ 201: CreatedApiKey }, [400, 413, 415]),
     },

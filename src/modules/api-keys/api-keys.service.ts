@@ -4,6 +4,7 @@ import { findApiKeyByHash } from '../../auth/keys.repository.js';
 import { createApiKey, READONLY_KEY_LIFETIME_MS, resolveScopes } from '../../auth/keys.service.js';
 import type { AuthContext } from '../../auth/authenticate.js';
 import { ALL_SCOPES, READ_SCOPES, type Scope } from '../../auth/scopes.js';
+import type { Config } from '../../config.js';
 import type { Store } from '../../db/store.js';
 import type { Database } from '../../db/types.js';
 import { assertIfMatch, type IfMatch } from '../../http/conditional.js';
@@ -26,6 +27,7 @@ import { UUID_PATTERN } from '../../shared/validation.js';
 
 export interface ApiKeyDeps {
   store: Store;
+  config: { caps: Pick<Config['caps'], 'apiKeys'> };
 }
 
 /** The calling key, as far as key management needs it. */
@@ -144,6 +146,7 @@ export async function createKey(deps: ApiKeyDeps, caller: Caller, body: CreateAp
       scopes,
       holderUserId: body.holder_user_id ?? null,
       expiresAt: body.expires_at ?? null,
+      maxActive: deps.config.caps.apiKeys,
     });
     events.add(apiKeyCreated(record));
     return { ...presentApiKey(record), key };

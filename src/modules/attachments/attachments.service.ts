@@ -92,7 +92,7 @@ export async function uploadAttachment(
       const contentType = normalizeMimeType(part.mimetype);
       if (!ALLOWED_TYPES.has(contentType)) {
         part.file.destroy();
-        throw errors.fileTypeNotAllowed(contentType);
+        throw errors.fileTypeNotAllowed(contentType, [...ALLOWED_TYPES]);
       }
       let filename: string;
       try {

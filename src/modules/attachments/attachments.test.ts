@@ -13,6 +13,10 @@ afterAll(async () => {
 });
 
 const LIMIT = 31_457_280;
+/** The spec's list of allowed types, as the 400 for any other names them. */
+const ALLOWED_LIST =
+  'text/plain, text/html, application/pdf, image/png, image/jpeg, image/gif, image/webp, video/mp4, video/webm, video/ogg, ' +
+  'video/quicktime, application/zip, application/x-7z-compressed, application/gzip';
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 interface AttachmentJson {
@@ -77,7 +81,18 @@ describe('upload', () => {
     const ticketId = await createTicket(t);
     const res = await upload(t, ticketId, 'setup.exe', 'application/x-msdownload', Buffer.from('MZ\x90\x00'));
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ detail: "File type 'application/x-msdownload' is not allowed" });
+    expect(res.json()).toEqual({ detail: `File type 'application/x-msdownload' is not allowed; allowed types: ${ALLOWED_LIST}` });
+  });
+
+  it('for application/octet-stream (what curl sends for an unknown file) says to send the real type', async () => {
+    const ticketId = await createTicket(t);
+    const res = await upload(t, ticketId, 'notes.txt', 'application/octet-stream', 'some notes');
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      detail:
+        `File type 'application/octet-stream' is not allowed; allowed types: ${ALLOWED_LIST}. ` +
+        `'application/octet-stream' names no type: send the file's real type with its part, e.g. curl -F "file=@notes.txt;type=text/plain"`,
+    });
   });
 
   it('rejects content that does not match the declared type, naming both', async () => {

@@ -5,6 +5,8 @@ import { runMain } from '../../../test/helpers/cli.js';
 import { buildTestApp, type TestApp, type TestOrg } from '../../../test/helpers/test-app.js';
 import { ALL_SCOPES } from '../../auth/scopes.js';
 import { migrations } from '../../db/migrator.js';
+import { printEvents } from '../../cli/events.js';
+import type { CliIo } from '../../cli/io.js';
 import { pruneEvents } from './events.retention.js';
 
 // The change feed as clients read it (its pages, a ticket's history, retention, the CLI); how
@@ -95,6 +97,25 @@ describe('the change feed', () => {
     expect(await feed(org, `?after=${cursor}`)).toEqual({ events: [], next_cursor: cursor, has_more: false });
     // An event's own cursor resumes right after it.
     expect((await feed(org, `?after=${all.events[4]!.cursor}&limit=1`)).events[0]).toEqual(all.events[5]);
+  });
+
+  it('after=now starts at the current end: no events, the cursor to follow from, then only what comes next', async () => {
+    const own = await t.newOrg('Feed from now');
+    const call = caller(own);
+    expect(await feed(own, '?after=now')).toEqual({ events: [], next_cursor: '0', has_more: false });
+    await call('POST', '/v1/teams', { name: 'before' });
+    await call('POST', '/v1/teams', { name: 'before too' });
+    const now = await feed(own, '?after=now');
+    expect(now).toEqual({ events: [], next_cursor: '2', has_more: false });
+    const ticket = await call('POST', '/v1/tickets', { customer_name: 'N', customer_email: 'n@example.com', subject: 'From now', description: 'd' });
+    const next = await feed(own, `?after=${now.next_cursor}`);
+    expect(next.events.map((e) => [e.type, e.resource_id])).toEqual([['customer.created', ticket.customer_id], ['ticket.created', ticket.id]]);
+    // Whatever the filter, `now` is the end of the whole feed.
+    expect((await feed(own, '?after=now&types=team.created')).next_cursor).toBe(next.next_cursor);
+    for (const query of ['?after=NOW', '?after=now1', '?after=latest']) {
+      const res = await t.request({ method: 'GET', url: `/v1/events${query}`, key: own.adminKey });
+      expect(res.statusCode, query).toBe(422);
+    }
   });
 
   it('filters by type, and the cursor moves past the events filtered out', async () => {
@@ -348,5 +369,30 @@ describe('ticketing events (the command line)', () => {
     const ahead = await runMain(['events', '--org', org.id, '--after', '99'], env);
     expect(ahead.code).toBe(1);
     expect(ahead.stderr).toContain('--after is not a cursor of this feed');
+
+    const now = await runMain(['events', '--org', org.id, '--after', 'now'], env);
+    expect(now.code, now.stderr).toBe(0);
+    expect(now.stdout).toBe('');
+    expect(now.stderr).toBe('0 event(s); continue after this with --after 3\n');
+  });
+
+  it('--follow --after now prints only the events that happen after it started', async () => {
+    const org = await t.newOrg('CLI follow');
+    const call = caller(org);
+    await call('POST', '/v1/teams', { name: 'before' });
+    let stdout = '';
+    let stderr = '';
+    const io: CliIo = { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) } };
+    const stop = new AbortController();
+    const following = printEvents(t.store, { org: org.id, after: 'now', follow: true }, io, stop.signal);
+    // Let it read the current end before the next change.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const team = await call('POST', '/v1/teams', { name: 'after' });
+    for (let i = 0; i < 50 && !stdout.includes('\n'); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    stop.abort();
+    expect(await following).toBe(0);
+    const printed = stdout.trim().split('\n').map((l) => JSON.parse(l) as Event);
+    expect(printed.map((e) => [e.type, e.resource_id])).toEqual([['team.created', team.id]]);
+    expect(stderr).toBe('1 event(s); continue after this with --after 2\n');
   });
 });

@@ -19,7 +19,8 @@ export async function eventsRoutes(fastify: FastifyInstance, deps: events.EventD
       description:
         'Every change of the organization, oldest first, in the order the changes were committed. Start without `after`, ' +
         'then pass the `next_cursor` of each answer as `after`: no event is ever skipped or repeated, also with several ' +
-        'server processes writing at once. A cursor older than the retention period is 410. Only the events of resources ' +
+        'server processes writing at once. `after=now` starts at the current end: no events, and the `next_cursor` to follow ' +
+        'what happens from then on. A cursor older than the retention period is 410. Only the events of resources ' +
         'the key may read are shown: `ticket.*` needs tickets:read, `comment.*` comments:read, `attachment.*` attachments:read, ' +
         '`customer.*` customers:read, `team.*` teams:read, `user.*` users:read, `api_key.*` an admin key; events:read alone shows none.',
       querystring: FeedQuery,

@@ -121,7 +121,12 @@ export const Event = named(
 export type Event = Static<typeof Event>;
 
 /** An opaque cursor of the feed; today the decimal position of an event in its organization's feed. */
-const Cursor = Type.String({ pattern: '^(0|[1-9][0-9]{0,14})$', description: 'A cursor from an earlier answer (`next_cursor` or an event\'s `cursor`)' });
+const Cursor = Type.String({
+  pattern: '^(0|[1-9][0-9]{0,14}|now)$',
+  description:
+    "A cursor from an earlier answer (`next_cursor` or an event's `cursor`), or `now`: the feed's current end, " +
+    'answered with no events and the `next_cursor` to follow from (only what happens from then on)',
+});
 
 const TypesFilter = Type.String({
   minLength: 1,

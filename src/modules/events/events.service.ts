@@ -65,13 +65,16 @@ export async function readFeed(deps: EventDeps, auth: Pick<AuthContext, 'organiz
   // Only the events of resources the key may read (docs/api-behaviour.md#who-sees-which-events);
   // filtered in the query, so a page is full and its cursor passes over the others.
   const resourceTypes = visibleResourceTypes(auth);
-  const after = query.after === undefined ? 0 : Number(query.after);
+  // `now` is the head as of this read's snapshot: nothing before it, nothing after it skipped.
+  const fromNow = query.after === 'now';
+  const after = query.after === undefined || fromNow ? 0 : Number(query.after);
   return deps.store.db
     .transaction()
     .setIsolationLevel('repeatable read')
     .setAccessMode('read only')
     .execute(async (trx) => {
       const head = await feedHead(trx, organizationId);
+      if (fromNow) return { events: [], next_cursor: String(head), has_more: false };
       if (after > head) {
         throw errors.invalidField('query.after', 'is not a cursor of this feed: it is ahead of the newest event');
       }

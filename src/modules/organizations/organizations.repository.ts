@@ -31,6 +31,20 @@ export async function lockForBootstrap(trx: Transaction<Database>): Promise<void
   if (dialectOf(trx) === 'postgres') await sql`select pg_advisory_xact_lock(hashtext('ticketing:bootstrap'))`.execute(trx);
 }
 
+/**
+ * Serializes the creates of one bounded collection of one organization until the transaction ends
+ * (src/limits/collection-caps.ts), so a count and the insert it allows cannot interleave with
+ * another's. PostgreSQL: a transaction-scoped advisory lock per (collection, organization), which
+ * holds back no other kind of write (a ticket create locks the organization's row, not this).
+ * SQLite: one writer at a time already (one connection per process; in WAL another process's
+ * write after this read fails this transaction's write rather than interleaving).
+ */
+export async function lockCollection(trx: Transaction<Database>, organizationId: string, collection: string): Promise<void> {
+  if (dialectOf(trx) === 'postgres') {
+    await sql`select pg_advisory_xact_lock(hashtext(${`ticketing:cap:${collection}`}), hashtext(${organizationId}))`.execute(trx);
+  }
+}
+
 /** Bytes of the organization's attachments (kept by triggers on `attachments`: migration 0006). */
 export async function storageUsed(db: Executor, organizationId: string): Promise<number> {
   const row = await db.selectFrom('organizations').select('storage_used_bytes').where('id', '=', organizationId).executeTakeFirst();

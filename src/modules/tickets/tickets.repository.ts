@@ -20,8 +20,9 @@ const COLUMNS = TICKET_COLUMNS;
 const QUALIFIED = COLUMNS.map((c) => `tickets.${c}` as const);
 
 export interface TicketFilters {
-  status?: TicketRow['status'] | undefined;
-  priority?: TicketRow['priority'] | undefined;
+  /** One value, or several of which any matches (`status=open,pending`). */
+  status?: TicketRow['status'] | readonly TicketRow['status'][] | undefined;
+  priority?: TicketRow['priority'] | readonly TicketRow['priority'][] | undefined;
   assignedUserId?: string | undefined;
   assignedTeamId?: string | undefined;
   customerId?: string | undefined;
@@ -62,14 +63,22 @@ export function findTicketForUpdate(trx: Executor, organizationId: string, id: s
   return forUpdate(trx, query).executeTakeFirst();
 }
 
+/** A filter's values as a list (one value: `=`, so its plan stays as it was; several: `in (...)`). */
+const listOf = <T extends string>(values: T | readonly T[] | undefined): readonly T[] =>
+  values === undefined ? [] : typeof values === 'string' ? [values] : values;
+
 /**
  * The list filters other than search, and the cursor's start (a page read by `cursor` starts after
  * its ticket number), on a query that has `tickets` in scope.
  */
 function withFilters<O>(query: SelectQueryBuilder<Database, 'tickets', O>, organizationId: string, filters: TicketFilters, page?: Page) {
   let q = query.where('tickets.organization_id', '=', organizationId);
-  if (filters.status) q = q.where('tickets.status', '=', filters.status);
-  if (filters.priority) q = q.where('tickets.priority', '=', filters.priority);
+  const statuses = listOf(filters.status);
+  if (statuses.length === 1) q = q.where('tickets.status', '=', statuses[0]!);
+  else if (statuses.length > 1) q = q.where('tickets.status', 'in', statuses);
+  const priorities = listOf(filters.priority);
+  if (priorities.length === 1) q = q.where('tickets.priority', '=', priorities[0]!);
+  else if (priorities.length > 1) q = q.where('tickets.priority', 'in', priorities);
   if (filters.assignedUserId) q = q.where('tickets.assigned_user_id', '=', filters.assignedUserId);
   if (filters.assignedTeamId) q = q.where('tickets.assigned_team_id', '=', filters.assignedTeamId);
   if (filters.customerId) q = q.where('tickets.customer_id', '=', filters.customerId);

@@ -99,10 +99,19 @@ export const UpdateTicketBody = Type.Object(
 );
 export type UpdateTicketBody = Static<typeof UpdateTicketBody>;
 
+/** A filter of one value or several, any of which matches (`open,pending`); each value is checked by the service (422 naming it). */
+const anyOfFilter = (what: string, values: readonly string[], example: string) =>
+  Type.String({
+    minLength: 1,
+    maxLength: 200,
+    description: `One ${what}, or several separated by commas (tickets with any of them): ${example}. Each is one of ${values.join(', ')}.`,
+    examples: [example],
+  });
+
 export const ListTicketsQuery = Type.Object(
   {
-    status: Type.Optional(TicketStatus),
-    priority: Type.Optional(TicketPriority),
+    status: Type.Optional(anyOfFilter('status', TICKET_STATUSES, 'open,pending')),
+    priority: Type.Optional(anyOfFilter('priority', TICKET_PRIORITIES, 'high,urgent')),
     assigned_user_id: Type.Optional(Uuid()),
     assigned_team_id: Type.Optional(Uuid()),
     customer_id: Type.Optional(Uuid()),

@@ -18,6 +18,7 @@ import { takeNextTicketNumber } from '../organizations/organizations.repository.
 import { teamExists } from '../teams/teams.repository.js';
 import { userExists } from '../users/users.repository.js';
 import type { CreateTicketBody, ListTicketsQuery, Ticket, UpdateTicketBody } from './tickets.schemas.js';
+import { TICKET_PRIORITIES, TICKET_STATUSES } from './tickets.schemas.js';
 import {
   beyondWindowQuery,
   deleteTicket as deleteTicketRow,
@@ -163,10 +164,21 @@ export function ticketNumberOf(search: string): number | null {
   return Number.isSafeInteger(n) && n > 0 ? n : null;
 }
 
+/** `open,pending` → ['open', 'pending'], each checked: 422 naming the first value that is not one of `allowed`. */
+function anyOfValues<T extends string>(value: string | undefined, allowed: readonly T[], field: string, what: string): T[] | undefined {
+  if (value === undefined) return undefined;
+  const values = value.split(',').map((v) => v.trim());
+  const bad = values.find((v) => !(allowed as readonly string[]).includes(v));
+  if (bad !== undefined) {
+    throw errors.invalidField(field, `'${bad}' is not a ${what}; give one or more of ${allowed.join(', ')}, separated by commas (${allowed.slice(1, 3).join(',')})`);
+  }
+  return [...new Set(values)] as T[];
+}
+
 export async function listTickets(deps: TicketDeps, organizationId: string, query: ListTicketsQuery, page: Page): Promise<Ticket[]> {
   const filters: TicketFilters = {
-    status: query.status,
-    priority: query.priority,
+    status: anyOfValues(query.status, TICKET_STATUSES, 'query.status', 'status'),
+    priority: anyOfValues(query.priority, TICKET_PRIORITIES, 'query.priority', 'priority'),
     assignedUserId: query.assigned_user_id,
     assignedTeamId: query.assigned_team_id,
     customerId: query.customer_id,

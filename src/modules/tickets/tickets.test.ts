@@ -203,6 +203,43 @@ describe('listing tickets', () => {
     for (const [query, expected] of cases) expect(numbers(await list(`?${query}`, org.adminKey)), query).toEqual(expected);
   });
 
+  it('status and priority take several values, any of which matches', async () => {
+    const cases: [string, number[]][] = [
+      ['status=open,new', [5, 4, 3, 2, 1]],
+      ['status=open,closed', [4]],
+      ['status=resolved,closed', []],
+      ['status=open,open', [4]],
+      ['priority=high,urgent', [5, 4, 3, 2]],
+      ['priority=low,urgent', [5, 1]],
+      ['status=new&priority=low,urgent', [5, 1]],
+      ['status=open,pending&priority=high', [4]],
+    ];
+    for (const [query, expected] of cases) expect(numbers(await list(`?${query}`, org.adminKey)), query).toEqual(expected);
+    // A cursor page of a several-value filter goes on where it stopped.
+    const first = await t.request({ method: 'GET', url: '/v1/tickets?status=new,open&limit=2', key: org.adminKey });
+    expect(numbers(first.json<T[]>())).toEqual([5, 4]);
+    const next = /<([^>]+)>; rel="next"/.exec(String(first.headers.link))?.[1];
+    expect(next).toBeDefined();
+    expect(next).toMatch(/status=new%2Copen|status=new,open/);
+    const rest = await t.request({ method: 'GET', url: next!, key: org.adminKey });
+    expect(numbers(rest.json<T[]>())).toEqual([3, 2]);
+  });
+
+  it('a bad value among several is 422 naming it and the allowed ones', async () => {
+    const cases: [string, string, RegExp][] = [
+      ['status=open,done', 'query.status', /'done' is not a status; give one or more of new, open, pending, resolved, closed/],
+      ['status=open,', 'query.status', /'' is not a status/],
+      ['status=Open', 'query.status', /'Open' is not a status/],
+      ['priority=high,extreme', 'query.priority', /'extreme' is not a priority; give one or more of low, medium, high, urgent/],
+    ];
+    for (const [query, field, message] of cases) {
+      const res = await t.request({ method: 'GET', url: `/v1/tickets?${query}`, key: org.adminKey });
+      expect(res.statusCode, query).toBe(422);
+      const body = res.json<{ detail: string; errors: { field: string; message: string }[] }>();
+      expect(body.errors, query).toEqual([{ field, message: expect.stringMatching(message) as unknown }]);
+    }
+  });
+
   it('pages with limit and offset (or skip); a short page is the last', async () => {
     expect(numbers(await list('?limit=2', org.adminKey))).toEqual([5, 4]);
     expect(numbers(await list('?limit=2&offset=2', org.adminKey))).toEqual([3, 2]);

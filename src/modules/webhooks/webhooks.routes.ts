@@ -41,9 +41,10 @@ export async function webhooksRoutes(fastify: FastifyInstance, deps: webhooks.We
       summary: 'Create a webhook endpoint; the answer carries its signing secret, shown this once',
       description:
         'Deliveries follow Standard Webhooks 1.0: a JSON POST `{type, timestamp, data}` (data is the Event) with the headers ' +
-        'webhook-id, webhook-timestamp and webhook-signature. The endpoint receives the events committed after it was created.',
+        'webhook-id, webhook-timestamp and webhook-signature. The endpoint receives the events committed after it was created. ' +
+        'An organization has at most MAX_WEBHOOKS_PER_ORG (default 100) endpoints: one more is 422 naming the cap.',
       body: CreateWebhookBody,
-      response: responses({ 201: CreatedWebhook, 409: ErrorBody }, [400, 413, 415]),
+      response: responses({ 201: CreatedWebhook }, [400, 413, 415]),
     },
     handler: async (request, reply) => {
       const created = await webhooks.createWebhook(deps, authOf(request).organizationId, request.body, authOf(request));

@@ -1,3 +1,5 @@
+import type { Config } from '../../config.js';
+import { assertBelowCap, type CollectionCap } from '../../limits/collection-caps.js';
 import { randomUUID } from 'node:crypto';
 import type { Updateable } from 'kysely';
 import type { WebhookConfig } from '../../config.js';
@@ -41,11 +43,17 @@ import type {
 
 export interface WebhookDeps {
   store: Store;
-  config: { webhooks: Pick<WebhookConfig, 'allowPrivate' | 'timeoutMs'> };
+  config: { webhooks: Pick<WebhookConfig, 'allowPrivate' | 'timeoutMs'>; caps: Pick<Config['caps'], 'webhooks'> };
 }
 
-/** Endpoints per organization: each one multiplies the deliveries every change causes. */
-export const MAX_ENDPOINTS = 50;
+/** Endpoints per organization (MAX_WEBHOOKS_PER_ORG): each one multiplies the deliveries every change causes. */
+const webhooksCap = (max: number): CollectionCap => ({
+  collection: 'webhook_endpoints',
+  max,
+  setting: 'MAX_WEBHOOKS_PER_ORG',
+  noun: 'webhook endpoints',
+  remedy: 'delete one first',
+});
 
 /** How long the previous secret keeps signing deliveries after a rotation. */
 export const ROTATION_GRACE_MS = 24 * 60 * 60 * 1000;
@@ -150,9 +158,7 @@ export async function createWebhook(deps: WebhookDeps, organizationId: string, b
   checkReadable('body.events', body.events, readable, null);
   const { db } = deps.store;
   return db.transaction().execute(async (trx) => {
-    if ((await countEndpoints(trx, organizationId)) >= MAX_ENDPOINTS) {
-      throw errors.conflict(`An organization can have at most ${MAX_ENDPOINTS} webhook endpoints; delete one first`);
-    }
+    await assertBelowCap(trx, organizationId, webhooksCap(deps.config.caps.webhooks), countEndpoints);
     const now = creationTimeIso();
     const secret = newWebhookSecret();
     const row = {

@@ -124,15 +124,17 @@ describe('webhook endpoints: CRUD', () => {
     expect((await t.request({ method: 'GET', url: `/v1/webhooks/${hook.id}/deliveries?limit=101` })).statusCode).toBe(422);
   });
 
-  it('an organization has at most 50 endpoints', async () => {
+  it('an organization has at most 100 endpoints by default (MAX_WEBHOOKS_PER_ORG): the next is 422', async () => {
     const org = await t.newOrg('Many hooks');
-    for (let i = 0; i < 50; i++) {
+    for (let i = 0; i < 100; i++) {
       const res = await create({ url: `https://hooks.example.com/${i}`, events: ['*'] }, org.adminKey);
       expect(res.statusCode).toBe(201);
     }
-    const res = await create({ url: 'https://hooks.example.com/51', events: ['*'] }, org.adminKey);
-    expect(res.statusCode).toBe(409);
-    expect(res.json<Json>().detail).toContain('at most 50');
+    const res = await create({ url: 'https://hooks.example.com/101', events: ['*'] }, org.adminKey);
+    expect(res.statusCode).toBe(422);
+    expect(res.json<Json>()).toEqual({
+      detail: 'This organization already has 100 webhook endpoints, the most allowed (MAX_WEBHOOKS_PER_ORG=100); delete one first',
+    });
   });
 });
 
