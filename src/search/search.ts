@@ -72,9 +72,9 @@ export const MAX_LOOKUP_PIECES = 6;
  * characters is its own piece, an exact phrase. A longer one gives at most MAX_LOOKUP_PIECES
  * distinct pieces: the window with the most distinct characters (the middle one of such windows),
  * its start, its end, and pieces spread between. So a long or repetitive term costs at most 24
- * trigram posting lists and short phrases, never the phrase of 498 trigrams that `a` × 500 made
- * (13 s over 100 KB tickets); pieces rather than single trigrams keep the candidates few, and the
- * recheck makes the result exact.
+ * trigram posting lists and short phrases, never the phrase of the whole term, whose every
+ * position FTS5 would walk (bench/RESULTS.md#search); pieces rather than single trigrams keep the
+ * candidates few, and the recheck makes the result exact.
  */
 export function lookupPieces(term: string): string[] {
   const chars = [...term];
