@@ -17,13 +17,13 @@ import { seedDashboard } from './dashboard-seed.js';
 import { benchEnv, percentile, scratchDatabase } from './common.js';
 
 /**
- * The dashboard part of `npm run bench` (issue 11): GET /v1/dashboard p50 and p95 through HTTP at
+ * The dashboard part of `npm run bench`: GET /v1/dashboard p50 and p95 through HTTP at
  * 10,000 and at BENCH_DASHBOARD_LARGE tickets (default 1,000,000) and the ratio of the two, on
  * SQLite, or on PostgreSQL when DATABASE_URL names it (a scratch database each). The tickets are
  * made by the database (bench/dashboard-seed.ts), their deltas compacted, then the requests are
  * sequential, one at a time, from a client in this process. At 10,000 tickets it also measures
  * what the counters cost ticket creates: autocannon (a separate process) against the schema of
- * before issue 11 (migrations rolled back to 0011: no triggers, the two indexes back) and the
+ * before the counters (migrations rolled back to 0011: no triggers, the two indexes back) and the
  * current one, alternately, in the same run. BENCH_DASHBOARD_ONLY=1 runs this part alone.
  */
 const SAMPLES = 200;

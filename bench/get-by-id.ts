@@ -17,7 +17,7 @@ import { seed } from './seed.js';
 import { root, startListening } from './common.js';
 
 /**
- * The get-by-id part of `npm run bench` (issue 11): GET /v1/tickets/{id} of `ticketing serve`
+ * The get-by-id part of `npm run bench`: GET /v1/tickets/{id} of `ticketing serve`
  * against a bare Fastify route that serves the same ticket JSON through the same response schema
  * (`Ticket`), both driven by wrk (1 thread, 50 connections) in a process of its own, in alternating
  * rounds; the figure is each target's median. The service runs as two `ticketing serve`

@@ -17,7 +17,7 @@ import { seed, SEARCH_TERM } from './seed.js';
 import { benchEnv, percentile, scratchDatabase } from './common.js';
 
 /**
- * The search part of `npm run bench` (docs/operations.md#benchmarks): for each kind of term, p50
+ * The search part of `npm run bench` (README.md#benchmark): for each kind of term, p50
  * and p95 through HTTP at 10,000 tickets and at BENCH_SEARCH_LARGE tickets (default 100,000; set
  * 1000000 for the million the design is measured at: seeding it takes minutes), and the ratio of
  * the two p95s. On SQLite, or on PostgreSQL when DATABASE_URL names it (a scratch database each).

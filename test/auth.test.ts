@@ -144,7 +144,7 @@ describe('GET /v1/test', () => {
       expires_at: null,
     });
     expect(body.key_prefix).toHaveLength(16);
-    // The 19 scopes of spec §5.3, and events:read and webhooks:read|write|delete (decisions §12).
+    // Every scope: the 19 of the resources and the dashboard, events:read, webhooks:read|write|delete
     expect(body.scopes).toHaveLength(23);
     expect(t.org.adminKey.startsWith(body.key_prefix)).toBe(true);
   });

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNAUTHORIZED_DETAILS } from '../src/errors.js';
 import { buildTestApp, type TestApp } from './helpers/test-app.js';
 
-// The check order of decisions §2: 401, then 429, then 403, then validation (400/413/415/422) and
-// existence (404).
+// The check order (docs/api-behaviour.md#requests-and-errors): 401, then 429, then 403, then
+// validation (400/413/415/422) and existence (404).
 
 const MALFORMED_JSON = '{"customer_name": "Ada", ';
 

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { createCommitStats } from '../src/modules/tickets/tickets.create-batch.js';
 import { buildTestApp, type TestApp } from './helpers/test-app.js';
 
-/** Ticket numbers stay gapless and unique when many creates arrive at once (decisions §4). */
+/** Ticket numbers stay gapless and unique when many creates arrive at once. */
 let t: TestApp;
 beforeAll(async () => {
   t = await buildTestApp();

@@ -4,7 +4,10 @@ import { registerConditionalRequests } from '../src/http/conditional.js';
 import { upload } from './helpers/attachments.js';
 import { buildTestApp, type TestApp } from './helpers/test-app.js';
 
-/** ETag, If-None-Match (304) and If-Match (412) through HTTP on both stores (decisions §13). */
+/**
+ * ETag, If-None-Match (304) and If-Match (412) through HTTP on both stores
+ * (docs/api-behaviour.md#safe-concurrent-edits-etag-if-match-if-none-match).
+ */
 let t: TestApp;
 beforeAll(async () => {
   t = await buildTestApp();

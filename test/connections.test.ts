@@ -7,8 +7,8 @@ import { buildTestApp, type TestApp } from './helpers/test-app.js';
 /**
  * HTTP connections over real sockets: slow or half-sent requests are timed out, and an answer sent
  * before the body arrived (401, 404, a portal token that opens nothing) closes the connection, so
- * a flood of unauthenticated slow bodies cannot hold the server's descriptors (it took 4,200 such
- * connections to make every real request fail before).
+ * a flood of unauthenticated slow bodies cannot hold the server's descriptors
+ * (bench/RESULTS.md#resilience).
  */
 let t: TestApp;
 let port: number;

@@ -26,7 +26,7 @@ interface ErrorBody {
   errors?: { field: string; message: string }[];
 }
 
-/** Every error is JSON with a string detail (decisions §3); returns the body. */
+/** Every error is JSON with a string detail (docs/api-behaviour.md#requests-and-errors); returns it. */
 function expectErrorBody(res: LightMyRequestResponse, status: number): ErrorBody {
   expect(res.statusCode, res.body).toBe(status);
   expect(String(res.headers['content-type'])).toMatch(/^application\/json/);

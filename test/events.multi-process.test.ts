@@ -9,11 +9,12 @@ import { buildCli, listening, runCli, spawnServe, type Child } from './helpers/p
 import { TEST_STORE, testPostgresDatabase } from './helpers/test-app.js';
 
 /**
- * The change feed's cursor under concurrent writers on several processes (issue 12): three built
- * `ticketing serve` processes on one PostgreSQL database, all writing at once, while a client
- * follows the feed through all three with nothing but its cursor. PostgreSQL commits concurrent
- * transactions in an order that is not the order they started in (nor their ids' order); a feed
- * ordered by anything but commit order would make this reader skip events that committed late.
+ * The change feed's cursor under concurrent writers on several processes
+ * (docs/api-behaviour.md#events): three built `ticketing serve` processes on one PostgreSQL
+ * database, all writing at once, while a client follows the feed through all three with nothing but
+ * its cursor. PostgreSQL commits concurrent transactions in an order that is not the order they
+ * started in (nor their ids' order); a feed ordered by anything but commit order would make this
+ * reader skip events that committed late.
  */
 const postgres = TEST_STORE === 'postgres';
 const ADMIN_KEY = /Admin API key \(shown once\): (key_admin_\w+)/;

@@ -10,12 +10,12 @@ import { TEST_STORE } from './helpers/test-app.js';
 
 /**
  * Several processes starting at the same moment on an empty store each run the migrations (serve
- * does, before it listens). On SQLite that lost a race 2 times in 15 (`database is locked`,
- * `table already exists`); now every run holds SQLite's write lock throughout. PostgreSQL uses
+ * does, before it listens). On SQLite each run holds the write lock throughout, so none fails with
+ * `database is locked` or `table already exists`; PostgreSQL uses
  * Kysely's advisory lock. Real processes of the built CLI, started together, several rounds.
  */
 const PROCESSES = 4;
-/** Before the fix 4 processes on an empty SQLite directory failed 13 times in 32 runs: 3 rounds catch it. */
+/** Enough to catch the race without the lock (bench/RESULTS.md#resilience). */
 const ROUNDS = 3;
 
 interface Run {

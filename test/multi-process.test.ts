@@ -10,9 +10,10 @@ import { requireRedis, TEST_REDIS_URL } from './helpers/redis.js';
 import { TEST_STORE, testPostgresDatabase } from './helpers/test-app.js';
 
 /**
- * Production mode end to end (issue 3): three `ticketing serve` processes of the built CLI on one
- * PostgreSQL database and one Redis, each with its own data directory, as behind a load balancer.
- * Runs in the postgres project (TEST_DATABASE_URL); under CI=true a missing Redis fails it.
+ * Production mode end to end (docs/operations.md#running-several-processes): three `ticketing
+ * serve` processes of the built CLI on one PostgreSQL database and one Redis, each with its own
+ * data directory, as behind a load balancer. Runs in the postgres project (TEST_DATABASE_URL);
+ * under CI=true a missing Redis fails it.
  */
 const postgres = TEST_STORE === 'postgres';
 const redis = postgres && (await requireRedis('multi-process'));
@@ -154,7 +155,8 @@ describe.runIf(postgres && redis)('three ticketing serve processes on one Postgr
     expect(deleted.status).toBe(204);
     for (const i of [0, 1]) {
       expect((await call(i, `/v1/tickets/${ticket.id}`, adminKey)).status).toBe(404);
-      // The file went with the ticket: its signed address is now unknown, which is 403 (decisions §8).
+      // The file went with the ticket: its signed address is now unknown, which is 403
+    // (docs/api-behaviour.md#attachments-and-downloads).
       const download = await call(i, signedPath, null);
       expect(download.status).toBe(403);
     }

@@ -3,9 +3,9 @@ import { upload } from './helpers/attachments.js';
 import { buildTestApp, type TestApp, type TestOrg } from './helpers/test-app.js';
 
 /**
- * Keyset cursor paging on every list (decisions §13, docs/api-behaviour.md#paging): the next page
- * in `Link: <...>; rel="next"`, the body a plain array; stable under concurrent creates and
- * deletes; `updated_since` on tickets and customers; `email` on customers. Both stores.
+ * Keyset cursor paging on every list (docs/api-behaviour.md#cursor-paging-and-the-link-header): the
+ * next page in `Link: <...>; rel="next"`, the body a plain array; stable under concurrent creates
+ * and deletes; `updated_since` on tickets and customers; `email` on customers. Both stores.
  */
 let t: TestApp;
 beforeAll(async () => {

@@ -12,11 +12,11 @@ import { TEST_STORE, testPostgresDatabase } from './helpers/test-app.js';
 /**
  * PostgreSQL misbehaving under a running `ticketing serve` (the built CLI, a real process, so a
  * crash shows as an exit): connections reset under load, terminated by the server, a network that
- * goes silent and heals, and one whose old connections never answer again. Before this work one
- * reset under load ended the process (8 of 8 trials), and after a silent outage every request
- * hung for good. Now no process exits, an unavailable store is a 503 with Retry-After (never a
- * 500), nothing waits longer than the configured timeouts, and requests succeed again within
- * seconds of the network's return, without a restart. Runs in the postgres project.
+ * goes silent and heals, and one whose old connections never answer again
+ * (bench/RESULTS.md#resilience has what they did to an unprepared process). No process exits, an
+ * unavailable store is a 503 with Retry-After (never a 500), nothing waits longer than the
+ * configured timeouts, and requests succeed again within seconds of the network's return, without a
+ * restart. Runs in the postgres project.
  */
 const postgres = TEST_STORE === 'postgres';
 

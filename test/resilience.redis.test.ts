@@ -7,10 +7,10 @@ import { startPrivateRedis } from './helpers/redis.js';
 
 /**
  * A Redis that hangs (SIGSTOP: its connections stay open, nothing is answered) rather than dies.
- * Before the circuit breaker every authenticated request waited out the 500 ms command timeout for
- * the whole hang (880 → 8 requests a second at 4 clients) and /readyz took 503 ms; now only the
- * requests already waiting when it froze pay that once, then the limiter fails open at once until
- * a background PING finds Redis again. Outage and recovery are logged once each.
+ * Only the requests already waiting when it froze wait out the command timeout, once; then the
+ * limiter fails open at once until a background PING finds Redis again, rather than every request
+ * waiting for the whole hang (bench/RESULTS.md#resilience). Outage and recovery are logged once
+ * each.
  *
  * A real `ticketing serve` (SQLite; the store plays no part) and a private `redis-server`, so the
  * test can freeze it without touching the shared Redis. Under CI=true a missing redis-server fails.

@@ -6,10 +6,11 @@ import { listTicketsQuery } from '../src/modules/tickets/tickets.repository.js';
 import { buildTestApp, TEST_STORE, type TestApp, type TestOrg } from './helpers/test-app.js';
 
 /**
- * Search stays bounded whatever is stored and typed (issue 9): the hostile cases answer within a
- * second, with a result or a clear error, while other requests go on; one organization's search
- * does not slow down for another's data; over its budget or its organization's share, a search
- * gets a 503 or a 429 with Retry-After, never a frozen server. Runs on both stores.
+ * Search stays bounded whatever is stored and typed (docs/api-behaviour.md#search): the hostile
+ * cases answer within a second, with a result or a clear error, while other requests go on; one
+ * organization's search does not slow down for another's data; over its budget or its
+ * organization's share, a search gets a 503 or a 429 with Retry-After, never a frozen server. Runs
+ * on both stores.
  */
 
 let bulkCustomers = 0;
@@ -40,7 +41,7 @@ const timed = async <T>(work: () => Promise<T>): Promise<[T, number]> => {
 
 const searchUrl = (term: string, extra = '') => `/v1/tickets?search=${encodeURIComponent(term)}&limit=1${extra}`;
 
-describe('hostile searches (issue 9)', () => {
+describe('hostile searches', () => {
   let t: TestApp;
   let attacker: TestOrg;
   let otherTicketId: string;

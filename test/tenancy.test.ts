@@ -3,7 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestOrg } from './helpers/test-app.js';
 
-// Decisions §1: a key sees only its organization's records. Another organization's record answers
+// A key sees only its organization's records. Another organization's record answers
 // 404 exactly as a missing one does (never 403), and lists never show it.
 
 type Json = Record<string, unknown>;
@@ -124,7 +124,7 @@ describe('records of another organization are 404 and never listed', () => {
       key: a.adminKey,
       body: { user_id: A.user.id },
     });
-    // Spec §4.3 does not give the status of a first add; 200 or 201 (creation) are both fine here.
+    // Which status a first add answers is teams.test.ts's to prove; here either will do.
     expect([200, 201], added.body).toContain(added.statusCode);
     A.comment = await create(a, `/v1/tickets/${String(A.ticket.id)}/comments`, { body: 'An internal note', is_internal: true });
     const uploaded = await upload(a, String(A.ticket.id));

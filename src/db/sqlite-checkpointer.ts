@@ -4,8 +4,8 @@ import { Worker } from 'node:worker_threads';
 /**
  * SQLite in WAL mode copies the log back into the database file now and then (a checkpoint), and
  * a checkpoint waits for the disk twice (the log, then the file). By default the connection that
- * commits when the log passes 1,000 pages does it, inside that commit: with group commits it was
- * half the time the main thread spent in SQLite for a create. Here a worker thread with a
+ * commits when the log passes 1,000 pages does it, inside that commit, so a create would wait for
+ * those disk syncs (bench/RESULTS.md#creates). Here a worker thread with a
  * connection of its own checkpoints every `intervalMs` (PASSIVE: it never blocks the writer or
  * the readers, and copies what no reader still needs), so the main thread's commits only append
  * to the log.

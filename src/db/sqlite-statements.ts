@@ -8,7 +8,7 @@ const CACHE_SIZE = 500;
 /**
  * The better-sqlite3 database as Kysely's SQLite dialect sees it, with prepared statements reused.
  * Kysely prepares every query anew, and preparing costs about as much as running a simple query
- * (a fifth of a get-by-id request's time). Statements are cached by SQL text, least recently used
+ * (bench/RESULTS.md#store). Statements are cached by SQL text, least recently used
  * first out. A statement that an open iterator is still reading (`busy`) is not shared: that query
  * gets a fresh one. SQLite re-prepares a cached statement by itself after a schema change.
  */

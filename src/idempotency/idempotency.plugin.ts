@@ -30,8 +30,8 @@ import {
 
 /**
  * `Idempotency-Key` on every POST of the API that takes an API key (IETF httpapi
- * idempotency-key-header draft; decisions §13; docs/api-behaviour.md#idempotency-key): one
- * mechanism, four hooks, no code in the routes.
+ * idempotency-key-header draft; docs/api-behaviour.md#safe-retries-idempotency-key): one mechanism,
+ * four hooks, no code in the routes.
  *
  * - onRoute: the header is declared on every such POST (so it is validated: 1..255 visible
  *   characters, and shown in the OpenAPI document), with its 409, and the four hooks below are
@@ -72,7 +72,7 @@ export const IdempotencyKeyHeader = Type.String({
 
 /**
  * The fingerprint of an upload: the request line, then the file part's name, type and bytes as they
- * stream to storage (the upload calls it; docs/api-behaviour.md#idempotency-key).
+ * stream to storage (the upload calls it; docs/api-behaviour.md#safe-retries-idempotency-key).
  */
 export class UploadFingerprint {
   private begun = false;
@@ -302,7 +302,7 @@ export function registerIdempotency(app: FastifyInstance, options: IdempotencyOp
 
 /**
  * The answer as stored: a secret shown once (`secretFields`) is null, so the store never holds it
- * and a replay shows the same record without it (docs/api-behaviour.md#idempotency-key).
+ * and a replay shows the same record without it (docs/api-behaviour.md#safe-retries-idempotency-key).
  */
 function withoutSecrets(body: string, secretFields: readonly string[] | undefined): string {
   if (!secretFields || secretFields.length === 0 || body === '') return body;

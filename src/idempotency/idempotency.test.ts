@@ -3,7 +3,7 @@ import { buildApp } from '../app.js';
 import { buildTestApp, type TestApp } from '../../test/helpers/test-app.js';
 import { createTicket, multipartBody } from '../../test/helpers/attachments.js';
 
-/** Idempotency-Key on POST (decisions §13, docs/api-behaviour.md#idempotency-key), through HTTP on both stores. */
+/** Idempotency-Key on POST, through HTTP on both stores (docs/api-behaviour.md#safe-retries-idempotency-key). */
 let t: TestApp;
 beforeAll(async () => {
   t = await buildTestApp();
@@ -24,7 +24,7 @@ async function ticketCount(key: string): Promise<number> {
   return res.json<unknown[]>().length;
 }
 
-/** An answer as its replay shows it: a secret shown once (the tracking token) is null (docs/api-behaviour.md#idempotency-key). */
+/** An answer as its replay shows it: a secret shown once (the tracking token) is null. */
 function asReplayed(body: string | undefined): string {
   const record = JSON.parse(body ?? 'null') as Record<string, unknown>;
   return 'tracking_token' in record ? JSON.stringify({ ...record, tracking_token: null }) : JSON.stringify(record);

@@ -72,9 +72,9 @@ export const MAX_LOOKUP_PIECES = 6;
  * characters is its own piece, an exact phrase. A longer one gives at most MAX_LOOKUP_PIECES
  * distinct pieces: the window with the most distinct characters (the middle one of such windows),
  * its start, its end, and pieces spread between. So a long or repetitive term costs at most 24
- * trigram posting lists and short phrases, never the phrase of 498 trigrams that `a` × 500 made
- * (13 s over 100 KB tickets); pieces rather than single trigrams keep the candidates few, and the
- * recheck makes the result exact.
+ * trigram posting lists and short phrases, never the phrase of the whole term, whose every
+ * position FTS5 would walk (bench/RESULTS.md#search); pieces rather than single trigrams keep the
+ * candidates few, and the recheck makes the result exact.
  */
 export function lookupPieces(term: string): string[] {
   const chars = [...term];
@@ -108,14 +108,11 @@ const SEAM_PROBE_CHARS = 4;
 
 /**
  * The phrases the SQLite index looks up on their own, in order, before the AND of a term's pieces
- * (`lookupPieces`): the first absent one ends the search. A term of one piece: none (its AND is
- * that piece). A term that repeats itself: the windows of SEAM_PROBE_CHARS characters of its seam
- * piece (each across the seam), then the seam piece; otherwise its first piece (the window with
- * the most distinct characters). A phrase costs
- * FTS5 the posting lists of all its trigrams, so the seam is first tried with fewer of them: the
- * seam of the sentence given three times, `h. Ple`, is sought over "ple" (in a fifth of the
- * tickets: example.com) where `h. P` is sought over two trigrams of the tickets that hold the
- * sentence.
+ * (`lookupPieces`): the first absent one ends the search. A term of one piece: none. A term that
+ * repeats itself: the SEAM_PROBE_CHARS windows across its seam, then the seam piece, since a
+ * phrase costs FTS5 the posting lists of all its trigrams and a short window may skip a common one
+ * (bench/RESULTS.md#search). Otherwise its first piece (the window with the most distinct
+ * characters).
  */
 export function probePieces(term: string): string[] {
   const pieces = lookupPieces(term);

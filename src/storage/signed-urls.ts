@@ -3,7 +3,7 @@ import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { join } from 'node:path';
 import type { Config } from '../config.js';
 
-/** How long a signed download address stays valid (spec §8). */
+/** How long a signed download address stays valid: an hour. */
 export const SIGNED_URL_TTL_SECONDS = 3600;
 
 export interface SignedUrl {

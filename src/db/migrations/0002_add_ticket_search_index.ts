@@ -11,8 +11,8 @@ const PG_INDEXED = [
 ] as const;
 
 /**
- * The ticket search index (decisions §5): a case-insensitive substring match over subject,
- * description, customer name and customer email.
+ * The ticket search index (docs/api-behaviour.md#search): a case-insensitive substring match over
+ * subject, description, customer name and customer email.
  *
  * On SQLite an FTS5 table with the trigram tokenizer, contentless (it stores no second copy of the
  * text), kept in step by triggers on tickets and customers.

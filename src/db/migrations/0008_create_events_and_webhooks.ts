@@ -4,7 +4,7 @@ import { dialectOf } from '../dialect.js';
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations must not depend on today's table types */
 
 /**
- * The event log, the change feed's positions and webhooks (issue 12, decisions §12).
+ * The event log, the change feed's positions and webhooks (docs/api-behaviour.md#events, #webhooks).
  *
  * - `events`: one row per change, written in the changing transaction. `position` is the event's
  *   place in its organization's feed: null while the transaction runs, set just before it commits
@@ -137,7 +137,7 @@ const NEW_SCOPES = ['events:read', 'webhooks:read', 'webhooks:write', 'webhooks:
  * Keys store their scopes as an explicit list, so an admin key made with "all scopes" would not
  * get the new ones by itself. An admin key that holds every scope that existed until now was made
  * unrestricted (the default, and the first key of every installation): it gets the new scopes too
- * (decisions §12: admin keys get them by default). Keys with a narrower list, and read-only keys,
+ * (admin keys get them by default). Keys with a narrower list, and read-only keys,
  * keep exactly what they were given.
  */
 async function grantNewScopesToUnrestrictedAdminKeys(db: Kysely<any>): Promise<void> {

@@ -3,11 +3,12 @@ import type { Kysely } from 'kysely';
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations must not depend on today's table types */
 
 /**
- * `idempotency_keys`: one row per `Idempotency-Key` a client sent on a POST (issue 13,
- * src/idempotency/): who sent it (organization and API key), what was sent (a SHA-256 fingerprint
- * of method, path and body), whether the first request is still running (`in_flight`) or done
- * (`complete`, with the status, the headers worth replaying and the body of its answer), and when
- * the key may be forgotten (`expires_at`, 24 hours after it was first used).
+ * `idempotency_keys`: one row per `Idempotency-Key` a client sent on a POST (src/idempotency/,
+ * docs/api-behaviour.md#safe-retries-idempotency-key): who sent it (organization and API key), what
+ * was sent (a SHA-256 fingerprint of method, path and body), whether the first request is still
+ * running (`in_flight`) or done (`complete`, with the status, the headers worth replaying and the
+ * body of its answer), and when the key may be forgotten (`expires_at`, 24 hours after it was first
+ * used).
  *
  * The primary key decides which of several concurrent requests with one key does the work, in
  * every process at once: the one whose insert succeeds. `expires_at` is indexed per organization

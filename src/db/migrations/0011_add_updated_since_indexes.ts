@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations must not depend on today's table types */
 
 /**
- * `updated_since` on the ticket and customer lists (issue 13: "what changed since my last sync")
+ * `updated_since` on the ticket and customer lists ("what changed since my last sync")
  * is served by an index per organization on `updated_at`, like every other list filter. `id` ends
  * each, so the index also orders a sync by (updated_at, id) should a list ever be read that way.
  */

@@ -5,7 +5,7 @@ import { dialectOf } from '../dialect.js';
 
 /**
  * Counters behind `GET /v1/dashboard`, so that its cost no longer grows with the tickets
- * (issue 11, docs/architecture.md#dashboard).
+ * (docs/architecture.md#dashboard).
  *
  * - `dashboard_deltas`: insert-only. Triggers on `tickets` write one row per ticket inserted (+1)
  *   or deleted (-1), and two per update of a column the dashboard reads (the old values -1, the

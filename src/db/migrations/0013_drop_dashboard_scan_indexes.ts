@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations must not depend on today's table types */
 
 /**
- * The dashboard reads its counts from `dashboard_totals` (migration 0012) since issue 11: the two
+ * The dashboard reads its counts from `dashboard_totals` (migration 0012): the two
  * indexes of migration 0004 that only served its whole-organization aggregates are no longer read
  * and would cost every ticket write. The created, resolved and due-date indexes stay: the
  * dashboard still reads the edge hour of each time window from them, and the median from the

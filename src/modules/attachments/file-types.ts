@@ -1,7 +1,7 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import { errors } from '../../errors.js';
 
-/** The MIME types an upload may declare (spec §8). */
+/** The MIME types an upload may declare; any other is refused. */
 export const ALLOWED_TYPES: ReadonlySet<string> = new Set([
   'text/plain',
   'text/html',
