@@ -948,7 +948,7 @@ export interface components {
              * @enum {string}
              */
             role: "admin" | "readonly";
-            /** @description resource:action scopes (spec §5.3) */
+            /** @description resource:action scopes */
             scopes?: ("tickets:read" | "tickets:write" | "tickets:delete" | "comments:read" | "comments:write" | "comments:delete" | "attachments:read" | "attachments:write" | "attachments:delete" | "customers:read" | "customers:write" | "customers:delete" | "teams:read" | "teams:write" | "teams:delete" | "users:read" | "users:write" | "users:delete" | "dashboard:read" | "events:read" | "webhooks:read" | "webhooks:write" | "webhooks:delete")[];
             /**
              * Format: uuid
@@ -1660,7 +1660,7 @@ export interface components {
         UpdateApiKeyRequest: {
             /** @description A label for people; grants nothing */
             name?: string;
-            /** @description resource:action scopes (spec §5.3) */
+            /** @description resource:action scopes */
             scopes?: ("tickets:read" | "tickets:write" | "tickets:delete" | "comments:read" | "comments:write" | "comments:delete" | "attachments:read" | "attachments:write" | "attachments:delete" | "customers:read" | "customers:write" | "customers:delete" | "teams:read" | "teams:write" | "teams:delete" | "users:read" | "users:write" | "users:delete" | "dashboard:read" | "events:read" | "webhooks:read" | "webhooks:write" | "webhooks:delete")[];
             /**
              * Format: uuid

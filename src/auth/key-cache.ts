@@ -20,7 +20,7 @@ const MAX_ENTRIES = 10_000;
  * version changes whenever any connection of any process may have changed a key, and then the
  * whole cache is forgotten before the lookup, so a revoked key is refused on the very next
  * request everywhere. Expiry is checked on every hit against the clock. Unknown, revoked and
- * expired keys are never cached: they are read (and refused) every time, as before.
+ * expired keys are never cached: they are read (and refused) every time.
  */
 export class ApiKeyCache {
   readonly #entries = new Map<string, CachedKey>();

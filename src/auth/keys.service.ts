@@ -42,7 +42,7 @@ export const apiKeysCap = (max: number): CollectionCap => ({
   remedy: 'revoke some first',
 });
 
-/** Checks the scopes a key of this role may carry (decisions §2); the defaults when none are given. */
+/** Checks the scopes a key of this role may carry; the defaults when none are given. */
 export function resolveScopes(role: KeyRole, scopes: string[] | undefined): Scope[] {
   if (scopes === undefined) return role === 'admin' ? [...ALL_SCOPES] : [...READ_SCOPES];
   const unknown = scopes.filter((s) => !isScope(s));

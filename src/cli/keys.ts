@@ -35,7 +35,7 @@ export async function createKey(store: Store, options: KeyCreateOptions, io: Cli
   if (scopes && scopes.length === 0) throw new CliError('--scopes names no scope; omit it for the default scopes');
 
   const organizationId = await resolveOrganization(store, options.org);
-  // createApiKey checks the scopes against the role (decisions §2) and throws before writing.
+  // createApiKey checks the scopes against the role and throws before writing.
   const { key, record } = await withEvents(store.db, organizationId, SYSTEM_ACTOR, async (trx, events) => {
     const created = await createApiKey(trx, { organizationId, role, name, scopes, maxActive });
     events.add(apiKeyCreated(created.record));

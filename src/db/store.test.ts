@@ -197,7 +197,7 @@ describe('text the PostgreSQL store cannot hold', () => {
 });
 
 /**
- * Issue 3: every table carries organization_id and every index that filters leads with it, so the
+ * Tenancy: every table carries organization_id and every index that filters leads with it, so the
  * PostgreSQL schema can be distributed by organization (e.g. on Citus) without redesign. An index
  * that does not lead with it must be one of these, each found before its organization is known or
  * naming one row everywhere; a new one fails here until it is added, with its reason.

@@ -7,7 +7,7 @@ import { addRouteHook, methodsOf } from '../shared/route-hooks.js';
 import { ErrorBody } from '../shared/schemas.js';
 
 /**
- * Conditional requests (RFC 9110 §13; decisions §13; docs/api-behaviour.md#etags): one mechanism.
+ * Conditional requests (RFC 9110 §13; docs/api-behaviour.md#safe-concurrent-edits-etag-if-match-if-none-match): one mechanism.
  *
  * - Every 200 JSON answer of a single resource (a GET, HEAD or PATCH of an address with an id)
  *   carries a strong `ETag`: a hash of the answer's bytes as the route's serializer wrote them

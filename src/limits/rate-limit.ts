@@ -6,7 +6,7 @@ import { addRouteHook } from '../shared/route-hooks.js';
 import { openSharedRedis, type SharedRedis } from './redis.js';
 
 /**
- * Per-key rate limits (spec §8, decisions §9) through @fastify/rate-limit: admin and read-only keys
+ * Per-key rate limits (docs/api-behaviour.md#keys-and-limits) through @fastify/rate-limit: admin and read-only keys
  * have their own budgets per minute, with draft-standard RateLimit-* headers on every
  * authenticated response and Retry-After on 429. Requests that fail authentication are counted
  * per client address, so keys cannot be guessed at speed.

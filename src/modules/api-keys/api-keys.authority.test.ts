@@ -164,7 +164,7 @@ describe('api keys: update', () => {
   });
 });
 
-describe('api keys: key authority (decisions §2)', () => {
+describe('api keys: key authority', () => {
   /** The record as the unrestricted admin key sees it, for "nothing changed" checks (use aside). */
   const snapshot = async (id: string) => ({ ...(await getKey(id)), last_used_at: null });
   const patch = (id: string, body: Record<string, unknown>, key: string) => t.request({ method: 'PATCH', url: `/v1/api-keys/${id}`, body, key });

@@ -11,7 +11,7 @@ import { ApiKey, ApiKeyParams, CreateApiKeyBody, CreatedApiKey, ListApiKeysQuery
 import * as keys from './api-keys.service.js';
 
 /**
- * Key management (spec §5.5–5.6). The spec defines no scope for it, so access goes by the key's
+ * Key management (docs/api-behaviour.md#api-key-management-v1api-keys). No scope grants it for it, so access goes by the key's
  * role: any valid key may read (a read-only key sees only itself and its holder's keys), only an
  * admin key may create, edit or revoke, and a read-only key may revoke itself.
  */

@@ -8,7 +8,7 @@ export type KeyStatus = (typeof KEY_STATUSES)[number];
 
 const Name = Type.String({ minLength: 1, maxLength: 255, description: 'A label for people; grants nothing' });
 const Scope = StringEnum(ALL_SCOPES);
-const Scopes = Type.Array(Scope, { maxItems: 100, description: 'resource:action scopes (spec §5.3)' });
+const Scopes = Type.Array(Scope, { maxItems: 100, description: 'resource:action scopes' });
 const HolderUserId = Nullable(Uuid({ description: 'The user (agent) the key is issued to; must be a user of the organization' }));
 const ExpiresAt = Nullable(DateTime({ description: 'Must be in the future; null never expires (admin keys only)' }));
 

@@ -49,7 +49,7 @@ export function presentApiKey(row: ApiKeyColumns): ApiKey {
   };
 }
 
-/** An admin key sees every key of its organization; a read-only key itself and its holder's keys (spec §5.6). */
+/** An admin key sees every key of its organization; a read-only key itself and its holder's keys (docs/api-behaviour.md#api-key-management-v1api-keys). */
 function canSee(caller: Caller, row: ApiKeyColumns): boolean {
   if (caller.role === 'admin') return true;
   return row.id === caller.keyId || (caller.holderUserId !== null && row.holder_user_id === caller.holderUserId);
@@ -77,7 +77,7 @@ interface KeyReach {
 const reachOf = (row: ApiKeyColumns): KeyReach => ({ scopes: JSON.parse(row.scopes) as string[], expiresAt: toIsoOrNull(row.expires_at) });
 
 /**
- * Key authority (decisions §2): a key may create, change or revoke only keys whose scopes are a
+ * Key authority (docs/api-behaviour.md#api-key-management-v1api-keys): a key may create, change or revoke only keys whose scopes are a
  * subset of its own and whose expiry is no later than its own (never expiring counts as latest).
  * Checked on the target key as it is and as it would become, so a narrow or short-lived key can
  * neither touch a stronger key nor make one, itself included: it can never widen its own scopes or
@@ -155,7 +155,7 @@ export async function createKey(deps: ApiKeyDeps, caller: Caller, body: CreateAp
 
 /**
  * Edits a live key (the route admits admin keys only). Of a read-only key only the name may change:
- * its scopes and settings are fixed at creation (spec §5.6). A revoked or expired key is final.
+ * its scopes and settings are fixed at creation. A revoked or expired key is final.
  */
 export async function updateKey(deps: ApiKeyDeps, caller: Caller, id: string, body: UpdateApiKeyBody, ifMatch?: IfMatch): Promise<ApiKey> {
   const { db } = deps.store;

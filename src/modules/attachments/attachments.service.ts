@@ -33,7 +33,7 @@ export interface AttachmentDeps {
   config: Pick<Config, 'storageQuotaBytes'>;
 }
 
-/** 30 MiB (decisions §8). */
+/** 30 MiB (docs/api-behaviour.md#attachments-and-downloads). */
 export const MAX_FILE_BYTES = 31_457_280;
 
 export const ONE_FILE_PART = "Upload must be multipart/form-data with exactly one file part named 'file'";

@@ -202,7 +202,7 @@ async function run(org: TestOrg, ops: Op[]): Promise<void> {
   };
   // Six at a time: creates, changes, compactions and reads interleave. An agent or team is
   // deleted alone: a ticket assigned to one while it is being deleted is a race of the ticket
-  // service's own (a 500 on PostgreSQL, see the report of issue 11), not of the counters.
+  // service's own (a 500 on PostgreSQL), not of the counters.
   let group: Op[] = [];
   const flush = async () => {
     await Promise.all(group.map(apply));
