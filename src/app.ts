@@ -26,6 +26,8 @@ import { usersRoutes } from './modules/users/users.routes.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { storageRoutes } from './storage/storage.routes.js';
 import { registerOpenApi } from './openapi/openapi.plugin.js';
+import { registerRequestMetrics, type Metrics } from './observability/metrics.js';
+import { registerRequestIdHeader, requestLogOptions } from './observability/request-id.js';
 import { clientErrorHandler, registerJsonParser, registerJsonSecurityHeaders, registerStrictQueries } from './shared/http-rules.js';
 import { addRouteHook, methodsOf } from './shared/route-hooks.js';
 import { validatorCompiler } from './shared/validation.js';
@@ -36,6 +38,8 @@ export interface AppDeps {
   config: Config;
   store: Store;
   blobs: BlobStore;
+  /** Request metrics (server.ts makes them when METRICS_PORT is set). */
+  metrics?: Metrics | undefined;
 }
 
 export const BODY_LIMIT = 1_048_576;
@@ -64,6 +68,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Timeouts for slow clients and idle connections (src/http/connections.ts).
     ...httpServerOptions(deps.config),
     logger: loggerOptions(deps.config.logLevel),
+    // X-Request-Id, the reqId of log lines; no request log lines for health checks at info.
+    ...requestLogOptions(deps.config),
     bodyLimit: BODY_LIMIT,
     // Behind a reverse proxy the client address (failed-auth limits, logs) comes from X-Forwarded-For.
     trustProxy: deps.config.trustProxy,
@@ -77,6 +83,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clientErrorHandler,
   });
   app.setValidatorCompiler(validatorCompiler);
+  registerRequestIdHeader(app);
+  registerRequestMetrics(app, deps.metrics);
   // First: its onRequest hook must run before authentication, so a browser can read a 401 too.
   await registerCors(app, deps.config.corsOrigins);
   registerErrorHandler(app);
@@ -143,6 +151,7 @@ export const CORS_EXPOSED_HEADERS = [
   'Content-Disposition',
   'Content-Range',
   'WWW-Authenticate',
+  'X-Request-Id',
 ];
 
 /**

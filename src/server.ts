@@ -9,6 +9,8 @@ import { startDashboardCompaction } from './modules/dashboard/dashboard.compacti
 import { startEventRetention } from './modules/events/events.retention.js';
 import { bootstrapIfEmpty } from './modules/organizations/organizations.service.js';
 import { startWebhookWorker } from './modules/webhooks/webhooks.worker.js';
+import { createMetrics } from './observability/metrics.js';
+import { startMetricsServer } from './observability/metrics.server.js';
 import { openBlobStore, sweepBlobStore, sweepWhileServing } from './storage/open-blob-store.js';
 
 /** Where the server writes what a human must see: the one-time admin key goes to `stdout`. */
@@ -68,7 +70,8 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       printBootstrapKey(out, bootstrap.key);
     }
 
-    app = await buildApp({ config, store, blobs });
+    const metrics = config.metrics ? createMetrics() : undefined;
+    app = await buildApp({ config, store, blobs, metrics });
     sweepWhileServing(app, blobs, store.db);
     connections = trackConnections(app.server);
     // Background jobs, once listening: webhook deliveries (every process takes part), the event
@@ -79,11 +82,15 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     });
     address = await app.listen({ host: config.host, port: config.port });
     jobs.push(
-      startWebhookWorker({ store, config, log: app.log }),
+      startWebhookWorker({ store, config, log: app.log, onOutcome: metrics?.webhookOutcome }),
       startEventRetention({ store, config, log: app.log }),
       startDashboardCompaction({ store, config, log: app.log }),
       startSearchIndexJob({ store, log: app.log }),
     );
+    // GET /metrics on its own port (METRICS_PORT), never the API's.
+    const metricsServer = metrics ? await startMetricsServer({ metrics, store, config, log: app.log }) : undefined;
+    if (metricsServer) jobs.push(metricsServer);
+    if (metricsServer) out.stderr.write(`ticketing: metrics at ${metricsServer.address}\n`);
   } catch (error) {
     await app?.close().catch(() => undefined);
     await store.close().catch(() => undefined);

@@ -49,7 +49,12 @@ export interface WebhookWorkerDeps {
   store: Store;
   config: { webhooks: WebhookConfig };
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error' | 'level'>;
+  /** Told the outcome of every attempt (the metrics, when on). */
+  onOutcome?: (outcome: DeliveryOutcome) => void;
 }
+
+/** What became of one attempt: delivered, due again later, failed for good, or cut short by a shutdown. */
+export type DeliveryOutcome = 'succeeded' | 'retrying' | 'failed' | 'interrupted';
 
 export interface WebhookWorker {
   /** Looks for work now rather than at the next poll. */
@@ -278,17 +283,21 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
     const outcome = { response_status: status, response_latency_ms: latency, last_error: error };
     if (error === null) {
       await updateDelivery(db, delivery.id, { ...outcome, status: 'succeeded', next_attempt_at: null, completed_at: iso(finished) });
+      deps.onOutcome?.('succeeded');
     } else if (stopping.signal.aborted) {
       // Cut short by a shutdown, not the receiver's fault: due again at once, for any process.
       await updateDelivery(db, delivery.id, { ...outcome, next_attempt_at: iso(finished) });
+      deps.onOutcome?.('interrupted');
     } else if (manual || attempts > schedule.length) {
       await updateDelivery(db, delivery.id, { ...outcome, status: 'failed', next_attempt_at: null, completed_at: iso(finished) });
+      deps.onOutcome?.('failed');
       if (!manual) await disable(endpoint, delivery, attempts, error, finished);
     } else {
       const delay = schedule[attempts - 1]!;
       // Up to 10% later, so receivers that failed together are not retried all at the same instant.
       const jitter = Math.floor(Math.random() * delay * 0.1);
       await updateDelivery(db, delivery.id, { ...outcome, next_attempt_at: iso(finished + delay + jitter) });
+      deps.onOutcome?.('retrying');
     }
   }
 
