@@ -26,7 +26,7 @@ import { usersRoutes } from './modules/users/users.routes.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { storageRoutes } from './storage/storage.routes.js';
 import { registerOpenApi } from './openapi/openapi.plugin.js';
-import { registerRequestMetrics, type Metrics } from './observability/metrics.js';
+import { registerRequestMetrics, type RequestMetrics } from './observability/request-metrics.js';
 import { registerRequestIdHeader, requestLogOptions } from './observability/request-id.js';
 import { clientErrorHandler, registerJsonParser, registerJsonSecurityHeaders, registerStrictQueries } from './shared/http-rules.js';
 import { addRouteHook, methodsOf } from './shared/route-hooks.js';
@@ -39,7 +39,7 @@ export interface AppDeps {
   store: Store;
   blobs: BlobStore;
   /** Request metrics (server.ts makes them when METRICS_PORT is set). */
-  metrics?: Metrics | undefined;
+  metrics?: RequestMetrics | undefined;
 }
 
 export const BODY_LIMIT = 1_048_576;

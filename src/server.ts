@@ -9,8 +9,6 @@ import { startDashboardCompaction } from './modules/dashboard/dashboard.compacti
 import { startEventRetention } from './modules/events/events.retention.js';
 import { bootstrapIfEmpty } from './modules/organizations/organizations.service.js';
 import { startWebhookWorker } from './modules/webhooks/webhooks.worker.js';
-import { createMetrics } from './observability/metrics.js';
-import { startMetricsServer } from './observability/metrics.server.js';
 import { openBlobStore, sweepBlobStore, sweepWhileServing } from './storage/open-blob-store.js';
 
 /** Where the server writes what a human must see: the one-time admin key goes to `stdout`. */
@@ -70,7 +68,8 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       printBootstrapKey(out, bootstrap.key);
     }
 
-    const metrics = config.metrics ? createMetrics() : undefined;
+    // Loaded only when asked for: without METRICS_PORT, prom-client is never imported.
+    const metrics = config.metrics ? (await import('./observability/metrics.js')).createMetrics() : undefined;
     app = await buildApp({ config, store, blobs, metrics });
     sweepWhileServing(app, blobs, store.db);
     connections = trackConnections(app.server);
@@ -88,7 +87,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       startSearchIndexJob({ store, log: app.log }),
     );
     // GET /metrics on its own port (METRICS_PORT), never the API's.
-    const metricsServer = metrics ? await startMetricsServer({ metrics, store, config, log: app.log }) : undefined;
+    const metricsServer = metrics && (await (await import('./observability/metrics.server.js')).startMetricsServer({ metrics, store, config, log: app.log }));
     if (metricsServer) jobs.push(metricsServer);
     if (metricsServer) out.stderr.write(`ticketing: metrics at ${metricsServer.address}\n`);
   } catch (error) {
