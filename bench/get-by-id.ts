@@ -62,6 +62,8 @@ export interface GetByIdFigures {
     rounds: number[];
     failed: number;
     cpuMicrosPerRequest: number;
+    /** The server's CPU time per answered request, each round. */
+    cpuRounds: number[];
     /** PostgreSQL: the CPU time of the database's backends per answered request (NaN on SQLite, the bare route). */
     backendCpuMicrosPerRequest: number;
     ratios: number[];
@@ -264,6 +266,7 @@ export async function getByIdBench(options: GetByIdOptions): Promise<GetByIdFigu
         rounds: results[i]!.map((r) => r.requestsPerSecond),
         failed: results[i]!.reduce((sum, r) => sum + r.failed, 0),
         cpuMicrosPerRequest: median(results[i]!.map((r) => r.cpuMicros / r.requests)),
+        cpuRounds: results[i]!.map((r) => r.cpuMicros / r.requests),
         backendCpuMicrosPerRequest: median(results[i]!.map((r) => (r.backendCpuMicros ?? Number.NaN) / r.requests)),
         // Each round's rate over the bare route's in the same round (measured right before or after).
         ratios: results[i]!.map((r, round) => r.requestsPerSecond / results[1]![round]!.requestsPerSecond),
@@ -298,8 +301,10 @@ export function formatGetById(f: GetByIdFigures): string {
     ...(pgColumn ? ['  PG CPU/req: the CPU time of the PostgreSQL backends of the bench\'s database per answered request, on the same cores)'] : []),
     ...(info?.name === METRICS_TARGET && warn
       ? [
-          `  metrics on / off (same level, same rounds): ${info.rounds.map((r, i) => (r / warn.rounds[i]!).toFixed(3)).join(' ')}; ` +
-            `median ${median(info.rounds.map((r, i) => r / warn.rounds[i]!)).toFixed(3)}; CPU/req ${(info.cpuMicrosPerRequest / warn.cpuMicrosPerRequest).toFixed(3)} x`,
+          `  metrics on / off, req/s of each round: ${info.rounds.map((r, i) => (r / warn.rounds[i]!).toFixed(3)).join(' ')}; ` +
+            `median ${median(info.rounds.map((r, i) => r / warn.rounds[i]!)).toFixed(3)}`,
+          `  metrics on / off, CPU/req of each round: ${info.cpuRounds.map((c, i) => (c / warn.cpuRounds[i]!).toFixed(3)).join(' ')}; ` +
+            `median ${median(info.cpuRounds.map((c, i) => c / warn.cpuRounds[i]!)).toFixed(3)}`,
         ]
       : []),
     '',

@@ -282,6 +282,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e: Static<typeof EnvSchema> = converted;
   checkHost(e.HOST);
   checkHost(e.METRICS_HOST, 'METRICS_HOST');
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT !== 0 && e.METRICS_PORT === e.PORT) {
+    throw new ConfigError(`Invalid configuration: METRICS_PORT must differ from PORT (${e.PORT}): the metrics have a listener of their own`);
+  }
   checkDatabaseUrl(e.DATABASE_URL);
   if (e.HTTP_REQUEST_TIMEOUT_MS > 0 && e.HTTP_HEADERS_TIMEOUT_MS > e.HTTP_REQUEST_TIMEOUT_MS) {
     throw new ConfigError('Invalid configuration: HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');

@@ -196,3 +196,14 @@ describe('GET /metrics (METRICS_PORT)', () => {
     expect(checked).toBeGreaterThan(5);
   });
 });
+
+describe('METRICS_PORT and METRICS_HOST', () => {
+  it('are off by default, checked, and never the API port', () => {
+    expect(loadConfig({}).metrics).toBeNull();
+    expect(loadConfig({ METRICS_PORT: '9464' }).metrics).toEqual({ host: '127.0.0.1', port: 9464 });
+    expect(loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' }).metrics).toEqual({ host: '0.0.0.0', port: 9464 });
+    expect(() => loadConfig({ METRICS_PORT: '8080' })).toThrow(/METRICS_PORT must differ from PORT \(8080\)/);
+    expect(() => loadConfig({ METRICS_PORT: '70000' })).toThrow(/METRICS_PORT must be a whole number from 0 to 65535/);
+    expect(() => loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '1.2.3' })).toThrow(/METRICS_HOST must be an IP address/);
+  });
+});

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { trustedPeer } from '../src/observability/request-id.js';
 import type { TestDatabase } from './helpers/postgres.js';
 import { buildCli, listening, spawnServe, waitFor, type Child } from './helpers/processes.js';
 import { buildTestApp, TEST_STORE, testPostgresDatabase, type TestApp } from './helpers/test-app.js';
@@ -56,6 +57,31 @@ describe('X-Request-Id', () => {
       expect(res.headers['x-request-id'], unsafe).toMatch(UUID);
     }
     expect((await proxied.request({ method: 'GET', url: '/v1/tickets' })).headers['x-request-id']).toMatch(UUID);
+  });
+
+  it('with a list of proxies, only requests from one of them choose the id', async () => {
+    // app.inject's peer is 127.0.0.1.
+    for (const [trustProxy, kept] of [
+      ['10.0.0.0/8', false],
+      ['192.168.1.10, 10.1.2.3', false],
+      ['127.0.0.1', true],
+      ['10.0.0.0/8,127.0.0.0/8', true],
+      ['loopback', true],
+    ] as const) {
+      const app = await buildTestApp({ TRUST_PROXY: trustProxy });
+      try {
+        const res = await app.request({ method: 'GET', url: '/v1/tickets', headers: { 'x-request-id': 'proxy-id-1' } });
+        if (kept) expect(res.headers['x-request-id'], trustProxy).toBe('proxy-id-1');
+        else expect(res.headers['x-request-id'], trustProxy).toMatch(UUID);
+      } finally {
+        await app.close();
+      }
+    }
+    expect(trustedPeer('::1')('::1')).toBe(true);
+    expect(trustedPeer('10.0.0.0/8')('::ffff:10.9.8.7')).toBe(true);
+    expect(trustedPeer('10.0.0.0/8')('11.0.0.1')).toBe(false);
+    expect(trustedPeer('uniquelocal')('192.168.0.2')).toBe(true);
+    expect(trustedPeer(false)('127.0.0.1')).toBe(false);
   });
 
   it('a 5xx body names the request id, beside its detail; other errors do not', async () => {

@@ -16,6 +16,8 @@ export interface Metrics {
   webhookOutcome: (outcome: DeliveryOutcome) => void;
   /** A gauge read on each scrape; `collect` sets it (a throw leaves it without a value for this scrape). */
   gauge<L extends string>(name: string, help: string, labelNames: readonly L[], collect: (gauge: Gauge<L>) => void | Promise<void>): Gauge<L>;
+  /** A counter that a job increments (precompute its children with `labels()` on a hot path). */
+  counter<L extends string>(name: string, help: string, labelNames: readonly L[]): Counter<L>;
   /** A histogram whose series are made once and observed without a label lookup. */
   histogram(name: string, help: string, buckets: readonly number[]): SeriesHistogram;
 }
@@ -33,12 +35,13 @@ export function createMetrics(): Metrics {
     registry.registerMetric(metric as unknown as Metric);
     return metric;
   };
-  const outcomes = new Counter({
-    name: 'ticketing_webhook_delivery_attempts_total',
-    help: 'Webhook delivery attempts by this process, by outcome: succeeded, retrying (failed, due again later), failed (for good), interrupted (by a shutdown)',
-    labelNames: ['outcome'] as const,
-    registers: [registry],
-  });
+  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]): Counter<L> =>
+    new Counter({ name, help, labelNames, registers: [registry] });
+  const outcomes = counter(
+    'ticketing_webhook_delivery_attempts_total',
+    'Webhook delivery attempts by this process, by outcome: succeeded, retrying (failed, due again later), failed (for good), interrupted (by a shutdown)',
+    ['outcome'],
+  );
   // Every outcome from the start, at 0, so a rate over them never lacks a series.
   const byOutcome = new Map(WEBHOOK_OUTCOMES.map((o) => [o, outcomes.labels(o)]));
   for (const child of byOutcome.values()) child.inc(0);
@@ -66,6 +69,7 @@ export function createMetrics(): Metrics {
           }
         },
       }),
+    counter,
     histogram,
   };
 }
