@@ -88,8 +88,10 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     );
     // GET /metrics on its own port (METRICS_PORT), never the API's.
     const metricsServer = metrics && (await (await import('./observability/metrics.server.js')).startMetricsServer({ metrics, store, config, log: app.log }));
-    if (metricsServer) jobs.push(metricsServer);
-    if (metricsServer) out.stderr.write(`ticketing: metrics at ${metricsServer.address}\n`);
+    if (metricsServer) {
+      jobs.push(metricsServer);
+      out.stderr.write(`ticketing: metrics at ${metricsServer.address}\n`);
+    }
   } catch (error) {
     await app?.close().catch(() => undefined);
     await store.close().catch(() => undefined);
