@@ -28,12 +28,16 @@ import { root, startListening } from './common.js';
  * Without wrk on the PATH the load comes from autocannon in a child process instead (noted in the
  * output): autocannon costs more CPU per request than wrk, so its ratios are not comparable.
  *
+ * BENCH_GET_METRICS=1 replaces the default-level process by one at LOG_LEVEL=warn with METRICS_PORT
+ * set (request metrics on), so metrics on and off are measured side by side in the same rounds.
+ *
  * BENCH_GET_ONLY=1 runs only this part (`npm run bench`), seeding BENCH_GET_TICKETS (10,000).
  * BENCH_GET_ROUNDS (3) and BENCH_GET_SECONDS (5) set the rounds and their length; BENCH_GET_PROFILE=<dir>
  * makes the service processes write CPU profiles (node --cpu-prof) there.
  */
 const log = (text: string) => process.stderr.write(`${text}\n`);
 const CONNECTIONS = 50;
+const METRICS_TARGET = 'service, warn, METRICS_PORT set';
 
 export interface GetByIdOptions {
   /** A scratch PostgreSQL database (bench/run.ts makes and drops it), or undefined for SQLite. */
@@ -41,6 +45,8 @@ export interface GetByIdOptions {
   tickets: number;
   rounds: number;
   seconds: number;
+  /** The third service process runs at warn with METRICS_PORT set instead of at the default level. */
+  metrics?: boolean;
 }
 
 export interface GetByIdFigures {
@@ -56,6 +62,8 @@ export interface GetByIdFigures {
     rounds: number[];
     failed: number;
     cpuMicrosPerRequest: number;
+    /** The server's CPU time per answered request, each round. */
+    cpuRounds: number[];
     /** PostgreSQL: the CPU time of the database's backends per answered request (NaN on SQLite, the bare route). */
     backendCpuMicrosPerRequest: number;
     ratios: number[];
@@ -214,8 +222,8 @@ export async function getByIdBench(options: GetByIdOptions): Promise<GetByIdFigu
     const serve = [...profile, join(root, 'bin', 'ticketing.js'), 'serve'];
     const [warnUrl, defaultUrl, bareUrl] = await Promise.all([
       startListening(serve, { ...env, LOG_LEVEL: 'warn' }, children),
-      // The default level: the one the configuration gives when LOG_LEVEL is unset.
-      startListening(serve, { ...env, LOG_LEVEL: undefined }, children),
+      // The default level: the one the configuration gives when LOG_LEVEL is unset; or metrics on.
+      startListening(serve, options.metrics ? { ...env, LOG_LEVEL: 'warn', METRICS_PORT: '0' } : { ...env, LOG_LEVEL: undefined }, children),
       startListening([fileURLToPath(import.meta.url), '--bare', ticketsFile], {}, children),
     ]);
     const wrk = hasWrk();
@@ -224,7 +232,7 @@ export async function getByIdBench(options: GetByIdOptions): Promise<GetByIdFigu
     const targets = [
       { name: 'service, LOG_LEVEL=warn', url: warnUrl, prefix: '/v1/tickets/', key },
       { name: 'bare Fastify route', url: bareUrl, prefix: '/bare/tickets/', key: null },
-      { name: 'service, default level (info)', url: defaultUrl, prefix: '/v1/tickets/', key },
+      { name: options.metrics ? METRICS_TARGET : 'service, default level (info)', url: defaultUrl, prefix: '/v1/tickets/', key },
     ];
     const scripts = targets.map((t) => (wrk ? wrkScript(dataDir, t.prefix, ids, t.key) : ''));
     const pids = [children[0]!.pid, children[2]!.pid, children[1]!.pid];
@@ -242,7 +250,9 @@ export async function getByIdBench(options: GetByIdOptions): Promise<GetByIdFigu
     for (let i = 0; i < targets.length; i++) await measure(i, 2);
     const results = targets.map(() => [] as Run[]);
     for (let round = 0; round < options.rounds; round++) {
-      for (let i = 0; i < targets.length; i++) results[i]!.push(await measure(i, options.seconds));
+      // Every other round in reverse order, so no target always runs right after the same one.
+      const order = targets.map((_, i) => (round % 2 === 0 ? i : targets.length - 1 - i));
+      for (const i of order) results[i]!.push(await measure(i, options.seconds));
     }
     return {
       store: options.databaseUrl ? 'PostgreSQL' : 'SQLite',
@@ -256,6 +266,7 @@ export async function getByIdBench(options: GetByIdOptions): Promise<GetByIdFigu
         rounds: results[i]!.map((r) => r.requestsPerSecond),
         failed: results[i]!.reduce((sum, r) => sum + r.failed, 0),
         cpuMicrosPerRequest: median(results[i]!.map((r) => r.cpuMicros / r.requests)),
+        cpuRounds: results[i]!.map((r) => r.cpuMicros / r.requests),
         backendCpuMicrosPerRequest: median(results[i]!.map((r) => (r.backendCpuMicros ?? Number.NaN) / r.requests)),
         // Each round's rate over the bare route's in the same round (measured right before or after).
         ratios: results[i]!.map((r, round) => r.requestsPerSecond / results[1]![round]!.requestsPerSecond),
@@ -288,6 +299,14 @@ export function formatGetById(f: GetByIdFigures): string {
     `  ratio at LOG_LEVEL=warn ${ratio(warn)}, at the default level ${ratio(info)} (ratio of the medians; paired: median of each round's ratio;`,
     `  CPU/req: the server process's CPU time per answered request, median of the rounds, bare: ${bare ? (bare.cpuMicrosPerRequest / (warn?.cpuMicrosPerRequest ?? NaN)).toFixed(2) : 'n/a'} x the service's at warn${pgColumn ? ';' : ')'}`,
     ...(pgColumn ? ['  PG CPU/req: the CPU time of the PostgreSQL backends of the bench\'s database per answered request, on the same cores)'] : []),
+    ...(info?.name === METRICS_TARGET && warn
+      ? [
+          `  metrics on / off, req/s of each round: ${info.rounds.map((r, i) => (r / warn.rounds[i]!).toFixed(3)).join(' ')}; ` +
+            `median ${median(info.rounds.map((r, i) => r / warn.rounds[i]!)).toFixed(3)}`,
+          `  metrics on / off, CPU/req of each round: ${info.cpuRounds.map((c, i) => (c / warn.cpuRounds[i]!).toFixed(3)).join(' ')}; ` +
+            `median ${median(info.cpuRounds.map((c, i) => c / warn.cpuRounds[i]!)).toFixed(3)}`,
+        ]
+      : []),
     '',
   ];
   return lines.join('\n');

@@ -211,6 +211,7 @@ async function getById(): Promise<void> {
       tickets: Number(process.env.BENCH_GET_TICKETS ?? 10_000),
       rounds: Number(process.env.BENCH_GET_ROUNDS ?? 3),
       seconds: Number(process.env.BENCH_GET_SECONDS ?? 5),
+      metrics: process.env.BENCH_GET_METRICS === '1',
     });
     process.stdout.write(`${formatGetById(figures)}\n`);
   } finally {

@@ -1340,6 +1340,8 @@ export interface components {
                 field: string;
                 message: string;
             }[];
+            /** @description Present on 5xx: the request's id (also its X-Request-Id header), to quote when reporting the failure */
+            request_id?: string;
         };
         /**
          * @example {
@@ -2246,7 +2248,8 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "detail": "Internal server error"
+                 *       "detail": "Internal server error",
+                 *       "request_id": "0b7e6c1e-4f57-4a6e-9d0b-2f1c8a3e5d94"
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -2269,7 +2272,8 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "detail": "The data store is temporarily unavailable; retry shortly"
+                 *       "detail": "The data store is temporarily unavailable; retry shortly",
+                 *       "request_id": "5c2d9f70-1a3b-4c8e-8f61-7d2e0a9b4c13"
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];

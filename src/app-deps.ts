@@ -1,5 +1,6 @@
 import type { Config } from './config.js';
 import type { Store } from './db/store.js';
+import type { RequestMetrics } from './observability/request-metrics.js';
 import type { BlobStore } from './storage/blob-store.js';
 
 /**
@@ -10,4 +11,6 @@ export interface AppDeps {
   config: Config;
   store: Store;
   blobs: BlobStore;
+  /** Request metrics (server.ts makes them when METRICS_PORT is set). */
+  metrics?: RequestMetrics | undefined;
 }

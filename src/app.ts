@@ -27,6 +27,8 @@ import { ticketsRoutes } from './modules/tickets/tickets.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { registerOpenApi } from './openapi/openapi.plugin.js';
+import { registerRequestMetrics } from './observability/request-metrics.js';
+import { registerRequestIdHeader, requestLogOptions } from './observability/request-id.js';
 import { validatorCompiler } from './shared/validation.js';
 import { createUrlSigner } from './storage/signed-urls.js';
 
@@ -38,6 +40,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Timeouts for slow clients and idle connections (src/http/connections.ts).
     ...httpServerOptions(deps.config),
     logger: loggerOptions(deps.config.logLevel),
+    // X-Request-Id, the reqId of log lines; no request log lines for health checks at info.
+    ...requestLogOptions(deps.config),
     bodyLimit: BODY_LIMIT,
     // Behind a reverse proxy the client address (failed-auth limits, logs) comes from X-Forwarded-For.
     trustProxy: deps.config.trustProxy,
@@ -51,6 +55,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clientErrorHandler,
   });
   app.setValidatorCompiler(validatorCompiler);
+  registerRequestIdHeader(app);
+  registerRequestMetrics(app, deps.metrics);
   // First: its onRequest hook must run before authentication, so a browser can read a 401 too.
   await registerCors(app, deps.config.corsOrigins);
   registerErrorHandler(app);

@@ -63,6 +63,9 @@ const EnvSchema = Type.Object({
   SEARCH_TIMEOUT_MS: Type.Integer({ minimum: 10, maximum: 600_000, default: 800 }),
   SEARCH_CONCURRENCY: Type.Integer({ minimum: 0, maximum: 64, default: 4 }),
   SEARCH_CONCURRENCY_PER_ORGANIZATION: Type.Integer({ minimum: 1, maximum: 64, default: 2 }),
+  // Observability (docs/operations.md#metrics): /metrics on a port of its own, off when unset.
+  METRICS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
+  METRICS_HOST: Type.String({ default: '127.0.0.1' }),
 });
 
 export interface Config {
@@ -142,6 +145,8 @@ export interface Config {
   apiKeysRetentionDays: number;
   /** Time budget of a search, searches at once (SQLite worker threads, PostgreSQL connections), and per organization. */
   search: SearchOptions;
+  /** Where `GET /metrics` listens (its own HTTP server, never the API's), or null: no metrics. */
+  metrics: { host: string; port: number } | null;
 }
 
 export interface WebhookConfig {
@@ -230,11 +235,11 @@ function variableProblem(name: string, value: unknown): string {
 const HOST_NAME = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 
 /** An IP address (v4 or v6) or a host name; four numbers that are not an IPv4 address are neither. */
-function checkHost(host: string): void {
+function checkHost(host: string, name = 'HOST'): void {
   if (isIP(host) !== 0) return;
   if (HOST_NAME.test(host) && !/^[\d.]+$/.test(host)) return;
   throw new ConfigError(
-    `Invalid configuration: HOST must be an IP address to listen on (127.0.0.1, 0.0.0.0, ::) or a host name (localhost), got '${host}'`,
+    `Invalid configuration: ${name} must be an IP address to listen on (127.0.0.1, 0.0.0.0, ::) or a host name (localhost), got '${host}'`,
   );
 }
 
@@ -288,6 +293,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e: Static<typeof EnvSchema> = converted;
   checkHost(e.HOST);
+  checkHost(e.METRICS_HOST, 'METRICS_HOST');
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT !== 0 && e.METRICS_PORT === e.PORT) {
+    throw new ConfigError(`Invalid configuration: METRICS_PORT must differ from PORT (${e.PORT}): the metrics have a listener of their own`);
+  }
   checkDatabaseUrl(e.DATABASE_URL);
   if (e.HTTP_REQUEST_TIMEOUT_MS > 0 && e.HTTP_HEADERS_TIMEOUT_MS > e.HTTP_REQUEST_TIMEOUT_MS) {
     throw new ConfigError('Invalid configuration: HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS');
@@ -354,5 +363,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       concurrency: e.SEARCH_CONCURRENCY,
       perOrganization: e.SEARCH_CONCURRENCY_PER_ORGANIZATION,
     },
+    metrics: e.METRICS_PORT === undefined ? null : { host: e.METRICS_HOST, port: e.METRICS_PORT },
   };
 }

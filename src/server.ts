@@ -69,7 +69,9 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       printBootstrapKey(out, bootstrap.key);
     }
 
-    app = await buildApp({ config, store, blobs });
+    // Loaded only when asked for: without METRICS_PORT, prom-client is never imported.
+    const metrics = config.metrics ? (await import('./observability/metrics.js')).createMetrics() : undefined;
+    app = await buildApp({ config, store, blobs, metrics });
     sweepWhileServing(app, blobs, store.db);
     connections = trackConnections(app.server);
     // Background jobs, once listening: webhook deliveries (every process takes part), the event
@@ -80,12 +82,18 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     });
     address = await app.listen({ host: config.host, port: config.port });
     jobs.push(
-      startWebhookWorker({ store, config, log: app.log }),
+      startWebhookWorker({ store, config, log: app.log, onOutcome: metrics?.webhookOutcome }),
       startEventRetention({ store, config, log: app.log }),
       startApiKeyRetention({ store, config, log: app.log }),
       startDashboardCompaction({ store, config, log: app.log }),
       startSearchIndexJob({ store, log: app.log }),
     );
+    // GET /metrics on its own port (METRICS_PORT), never the API's.
+    const metricsServer = metrics && (await (await import('./observability/metrics.server.js')).startMetricsServer({ metrics, store, config, log: app.log }));
+    if (metricsServer) {
+      jobs.push(metricsServer);
+      out.stderr.write(`ticketing: metrics at ${metricsServer.address}\n`);
+    }
   } catch (error) {
     await app?.close().catch(() => undefined);
     await store.close().catch(() => undefined);

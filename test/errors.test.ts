@@ -235,7 +235,7 @@ describe('500 and 503', () => {
       expect(res.statusCode).toBe(503);
       expect(res.headers['retry-after']).toBe('2');
       expect(String(res.headers['content-type'])).toMatch(/^application\/json/);
-      expect(res.json()).toEqual({ detail: 'The data store is temporarily unavailable; retry shortly' });
+      expect(res.json()).toStrictEqual({ detail: 'The data store is temporarily unavailable; retry shortly', request_id: res.headers['x-request-id'] });
       expect(res.body).not.toMatch(/SQL/i);
       expect(res.body).not.toMatch(/sqlite|postgres|pool/i);
       expect(res.body).not.toMatch(/\bat /);
@@ -244,7 +244,7 @@ describe('500 and 503', () => {
 
       const post = await broken.request({ method: 'POST', url: '/v1/tickets', key, body: newTicket() });
       expect(post.statusCode).toBe(503);
-      expect(post.json()).toEqual({ detail: 'The data store is temporarily unavailable; retry shortly' });
+      expect(post.json()).toStrictEqual({ detail: 'The data store is temporarily unavailable; retry shortly', request_id: post.headers['x-request-id'] });
     } finally {
       await broken.app.close();
       rmSync(broken.dataDir, { recursive: true, force: true });
@@ -262,7 +262,7 @@ describe('500 and 503', () => {
       ]) {
         expect(res.statusCode).toBe(500);
         expect(String(res.headers['content-type'])).toMatch(/^application\/json/);
-        expect(res.json()).toEqual({ detail: 'Internal server error' });
+        expect(res.json()).toStrictEqual({ detail: 'Internal server error', request_id: res.headers['x-request-id'] });
         expect(res.body).not.toMatch(/SQL|sqlite|tickets|no such table|\bat /i);
         expect(res.headers['ratelimit-limit']).toBe('2000');
       }

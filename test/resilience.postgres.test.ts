@@ -130,7 +130,10 @@ describe.runIf(postgres)('PostgreSQL faults under a running server', () => {
     for (const o of outcomes) {
       expect([200, 201, 503], o.body).toContain(o.status);
       if (o.status === 503) {
-        expect(JSON.parse(o.body)).toEqual({ detail: 'The data store is temporarily unavailable; retry shortly' });
+        const body = JSON.parse(o.body) as Record<string, unknown>;
+        expect(Object.keys(body).sort()).toEqual(['detail', 'request_id']);
+        expect(body.detail).toBe('The data store is temporarily unavailable; retry shortly');
+        expect(body.request_id).toMatch(/^[0-9a-f-]{36}$/);
         expect(o.retryAfter).toBe('2');
       }
     }

@@ -18,7 +18,7 @@ import { isBrokenConnection } from './unavailable.js';
  *   may still come, or never) nor one that found itself on a read-only server after a failover.
  *   Kysely releases connections without saying why, so this wrapper remembers the error.
  */
-export function resilientPool(pool: pg.Pool): PostgresPool {
+export function resilientPool(pool: pg.Pool, watch: PoolWatch = {}): PostgresPool {
   pool.on('connect', (client) => {
     client.on('error', ignore);
   });
@@ -26,10 +26,27 @@ export function resilientPool(pool: pg.Pool): PostgresPool {
   pool.on('error', ignore);
   return {
     async connect(): Promise<PostgresPoolClient> {
-      return checkedOut(await pool.connect());
+      if (!watch.acquired) return checkedOut(await pool.connect());
+      const started = performance.now();
+      const client = await pool.connect();
+      watch.acquired((performance.now() - started) / 1000);
+      return checkedOut(client);
     },
     end: () => pool.end(),
   };
+}
+
+/** Who wants to know how long each checkout waited for a connection (the metrics, when on). */
+export interface PoolWatch {
+  /** Called with the wait of every connection handed out, in seconds. */
+  acquired?: (seconds: number) => void;
+}
+
+/** The pool's figures, read without I/O (pg-pool's own counts) plus the checkout hook. */
+export interface PoolStats {
+  /** Connections open, idle among them, and callers waiting for one. */
+  counts(): { open: number; idle: number; waiting: number };
+  readonly watch: PoolWatch;
 }
 
 // Reported to the request through the failed query; nothing to do at the event itself.

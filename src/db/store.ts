@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { isPostgresUrl, type DialectName } from './dialect.js';
-import { resilientPool } from './pg-pool.js';
+import { resilientPool, type PoolStats, type PoolWatch } from './pg-pool.js';
 import { MAIN_CONNECTION_CHECKPOINT_PAGES, startCheckpointer } from './sqlite-checkpointer.js';
 import { withStatementCache } from './sqlite-statements.js';
 import { postgresTicketSearch, searchContains, sqliteTicketSearch, type TicketSearch } from '../search/search.js';
@@ -45,6 +45,8 @@ export interface Store {
    * of a primary-key read). Null where apiKeysVersion is.
    */
   versionedReads: VersionedReads | null;
+  /** PostgreSQL: the connection pool's figures, for the metrics. Null on SQLite (one connection, no pool). */
+  pool: PoolStats | null;
   close(): Promise<void>;
 }
 
@@ -167,6 +169,7 @@ export function openStore(options: StoreOptions): Store {
     health: new StoreHealth(),
     apiKeysVersion: versions.current,
     versionedReads: versions.reads,
+    pool: null,
     close,
   };
 }
@@ -318,8 +321,21 @@ function openPostgres(connectionString: string, poolSize: number, timeouts: Stor
     keepAlive: timeouts.keepAliveMs > 0,
     keepAliveInitialDelayMillis: timeouts.keepAliveMs,
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: resilientPool(pool) }) });
+  const watch: PoolWatch = {};
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: resilientPool(pool, watch) }) });
   // Searches hold at most half the pool (and at least one connection), whatever is configured.
   const searches = postgresSearchRunner(db, { ...search, concurrency: Math.max(1, Math.min(search.concurrency, Math.floor(poolSize / 2))) });
-  return { db, dialect: 'postgres', search: postgresTicketSearch, searches, file: null, health: new StoreHealth(), apiKeysVersion: null, versionedReads: null, close: () => db.destroy() };
+  const stats: PoolStats = { counts: () => ({ open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }), watch };
+  return {
+    db,
+    dialect: 'postgres',
+    search: postgresTicketSearch,
+    searches,
+    file: null,
+    health: new StoreHealth(),
+    apiKeysVersion: null,
+    versionedReads: null,
+    pool: stats,
+    close: () => db.destroy(),
+  };
 }

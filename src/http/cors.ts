@@ -16,6 +16,7 @@ export const CORS_EXPOSED_HEADERS = [
   'Content-Range',
   'WWW-Authenticate',
   'Idempotent-Replayed',
+  'X-Request-Id',
 ];
 
 /**

@@ -157,8 +157,10 @@ export function handleError(error: FastifyError, request: FastifyRequest, reply:
   if (appError.statusCode >= 500) logFailure(request.log, error, 'request failed');
   if (appError.headers) void reply.headers(appError.headers);
   // Also here: errors raised before routing (frameworkErrors) skip the onSend hooks that add them.
-  void reply.headers(JSON_SECURITY_HEADERS);
-  const body: { detail: string; errors?: FieldError[] } = { detail: appError.detail };
+  void reply.headers(JSON_SECURITY_HEADERS).header('x-request-id', request.id);
+  const body: { detail: string; errors?: FieldError[]; request_id?: string } = { detail: appError.detail };
+  // What to quote when reporting a failure: it finds the request's log lines (docs/api-behaviour.md#requests-and-errors).
+  if (appError.statusCode >= 500) body.request_id = request.id;
   if (appError.errors) body.errors = appError.errors;
   return reply.code(appError.statusCode).type('application/json; charset=utf-8').send(body);
 }

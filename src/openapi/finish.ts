@@ -115,8 +115,8 @@ const ERROR_EXAMPLES: Record<string, unknown> = {
   },
   '429': { detail: errors.rateLimited(12).detail },
   '431': { detail: 'Request headers are too large: the request line and headers may take at most 16384 bytes' },
-  '500': { detail: errors.internal().detail },
-  '503': { detail: errors.storeUnavailable().detail },
+  '500': { detail: errors.internal().detail, request_id: '0b7e6c1e-4f57-4a6e-9d0b-2f1c8a3e5d94' },
+  '503': { detail: errors.storeUnavailable().detail, request_id: '5c2d9f70-1a3b-4c8e-8f61-7d2e0a9b4c13' },
 };
 
 /**

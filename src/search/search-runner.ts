@@ -43,6 +43,8 @@ export interface SearchRunner {
    * organization already runs `perOrganization` searches, SearchTimeoutError past the deadline.
    */
   run<T>(organizationId: string, work: (read: SearchRead, deadline: number) => Promise<T>): Promise<T>;
+  /** Searches holding a slot (a worker thread, a connection) now, and searches waiting for one: for the metrics. */
+  slots(): { inUse: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -50,6 +52,11 @@ export interface SearchRunner {
 class PerOrganization {
   private readonly running = new Map<string, number>();
   constructor(private readonly limit: number) {}
+  get total(): number {
+    let sum = 0;
+    for (const count of this.running.values()) sum += count;
+    return sum;
+  }
   async run<T>(organizationId: string, work: () => Promise<T>): Promise<T> {
     const count = this.running.get(organizationId) ?? 0;
     if (count >= this.limit) throw new SearchBusyError(this.limit);
@@ -73,8 +80,14 @@ export function isBudgetError(error: unknown): boolean {
 class Slots {
   private free: number;
   private readonly waiting: Array<{ take: () => void; timer: NodeJS.Timeout }> = [];
-  constructor(size: number) {
+  constructor(private readonly size: number) {
     this.free = size;
+  }
+  get inUse(): number {
+    return this.size - this.free;
+  }
+  get queued(): number {
+    return this.waiting.length;
   }
   async take(deadline: number): Promise<() => void> {
     if (this.free > 0) {
@@ -135,6 +148,7 @@ export function postgresSearchRunner(db: Kysely<Database>, options: SearchOption
           release();
         }
       }),
+    slots: () => ({ inUse: slots.inUse, waiting: slots.queued }),
     close: () => Promise.resolve(),
   };
 }
@@ -159,6 +173,8 @@ export function mainThreadSearchRunner(db: Kysely<Database>, options: SearchOpti
         };
         return work(read, Date.now() + options.timeoutMs);
       }),
+    // On the main thread: every running search holds the event loop's turn; none waits for a slot.
+    slots: () => ({ inUse: perOrganization.total, waiting: 0 }),
     close: () => Promise.resolve(),
   };
 }
@@ -276,6 +292,7 @@ export function sqliteSearchRunner(file: string, options: SearchOptions, busyTim
         const deadline = Date.now() + options.timeoutMs;
         return work((query) => read(query, deadline), deadline);
       }),
+    slots: () => ({ inUse: slots.filter((s) => s.task !== undefined).length, waiting: queue.length }),
     async close() {
       closed = true;
       for (const task of queue.splice(0)) {

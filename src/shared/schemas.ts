@@ -49,6 +49,9 @@ export const ErrorBody = named(
           description: 'Present on 422: one entry per invalid field, such as body.priority',
         }),
       ),
+      request_id: Type.Optional(
+        Type.String({ description: 'Present on 5xx: the request\'s id (also its X-Request-Id header), to quote when reporting the failure' }),
+      ),
     },
     {
       $id: 'Error',

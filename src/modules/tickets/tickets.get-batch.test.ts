@@ -135,7 +135,7 @@ describe('a batch that fails', () => {
       for (const res of responses) {
         expect(res.statusCode).toBe(503);
         expect(res.headers['retry-after']).toBe('2');
-        expect(res.json()).toEqual({ detail: 'The data store is temporarily unavailable; retry shortly' });
+        expect(res.json()).toStrictEqual({ detail: 'The data store is temporarily unavailable; retry shortly', request_id: res.headers['x-request-id'] });
       }
     } finally {
       await broken.app.close();

@@ -176,6 +176,19 @@ export function oldestPending(db: Executor, organizationId: string, endpointId: 
     .executeTakeFirst();
 }
 
+/**
+ * Pending deliveries of every organization and the creation time of the oldest (the metrics'
+ * backlog, read on each scrape): the partial index of pending deliveries keeps it cheap.
+ */
+export async function pendingBacklog(db: Executor): Promise<{ pending: number; oldest: string | null }> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => [eb.fn.countAll<number | string>().as('pending'), eb.fn.min<string | null>('created_at').as('oldest')])
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return { pending: Number(row?.pending ?? 0), oldest: row?.oldest ?? null };
+}
+
 /** Moves the endpoint's cursor past events it does not subscribe to. */
 export async function advanceCursor(db: Executor, id: string, position: number): Promise<void> {
   await db.updateTable('webhook_endpoints').set({ cursor_position: position }).where('id', '=', id).where('cursor_position', '<', position).execute();

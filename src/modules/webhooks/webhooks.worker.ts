@@ -51,7 +51,12 @@ export interface WebhookWorkerDeps {
   store: Store;
   config: { webhooks: WebhookConfig };
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error' | 'level'>;
+  /** Told the outcome of every attempt (the metrics, when on). */
+  onOutcome?: (outcome: DeliveryOutcome) => void;
 }
+
+/** What became of one attempt: delivered, due again later, failed for good, or cut short by a shutdown. */
+export type DeliveryOutcome = 'succeeded' | 'retrying' | 'failed' | 'interrupted';
 
 export interface WebhookWorker {
   /** Looks for work now rather than at the next poll. */
@@ -278,26 +283,32 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
     const finished = Date.now();
     const outcome = { response_status: status, response_body: answer, response_latency_ms: latency, last_error: error };
     if (error === null) {
-      return writeLeased(endpoint, lease, delivery.id, { ...outcome, status: 'succeeded', next_attempt_at: null, completed_at: iso(finished) });
+      return reported('succeeded', await writeLeased(endpoint, lease, delivery.id, { ...outcome, status: 'succeeded', next_attempt_at: null, completed_at: iso(finished) }));
     }
     if (stopping.signal.aborted) {
       // Cut short by a shutdown, not the receiver's fault: due again at once, for any process.
-      return writeLeased(endpoint, lease, delivery.id, { ...outcome, next_attempt_at: iso(finished) });
+      return reported('interrupted', await writeLeased(endpoint, lease, delivery.id, { ...outcome, next_attempt_at: iso(finished) }));
     }
     if (manual || attempts > schedule.length) {
       const failed = { ...outcome, status: 'failed' as const, next_attempt_at: null, completed_at: iso(finished) };
-      if (manual) return writeLeased(endpoint, lease, delivery.id, failed);
+      if (manual) return reported('failed', await writeLeased(endpoint, lease, delivery.id, failed));
       // After every retry failed: the endpoint stops until someone makes it active again.
       const reason = `The delivery of event ${delivery.event_id} (${delivery.event_type}) failed ${attempts} times; the last error: ${error}`;
       const disabled = { status: 'disabled' as const, disabled_at: iso(finished), disabled_reason: reason, updated_at: iso(finished) };
       const written = await writeLeased(endpoint, lease, delivery.id, failed, disabled);
       if (written) deps.log.warn({ webhook: endpoint.id, organization: endpoint.organization_id }, 'webhook endpoint disabled after repeated failures');
-      return written;
+      return reported('failed', written);
     }
     const delay = schedule[attempts - 1]!;
     // Up to 10% later, so receivers that failed together are not retried all at the same instant.
     const jitter = Math.floor(Math.random() * delay * 0.1);
-    return writeLeased(endpoint, lease, delivery.id, { ...outcome, next_attempt_at: iso(finished + delay + jitter) });
+    return reported('retrying', await writeLeased(endpoint, lease, delivery.id, { ...outcome, next_attempt_at: iso(finished + delay + jitter) }));
+  }
+
+  /** Counts an attempt's outcome (metrics) once its record is written by the lease's holder. */
+  function reported(outcome: DeliveryOutcome, written: boolean): boolean {
+    if (written) deps.onOutcome?.(outcome);
+    return written;
   }
 
   /**
