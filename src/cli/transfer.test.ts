@@ -430,6 +430,20 @@ describe('ticketing export / import', () => {
     }
   });
 
+  it('never exports a password hash', async () => {
+    const user = await source.request({
+      method: 'POST',
+      url: '/v1/users',
+      body: { email: `pw-${Date.now()}@example.com`, full_name: 'With password', password: 'a long enough secret' },
+    });
+    expect(user.statusCode).toBe(201);
+    const exported = await run(source, ['export', '--org', source.org.id]);
+    expect(exported.code).toBe(0);
+    expect(exported.stdout).toContain(user.json<{ id: string }>().id);
+    expect(exported.stdout).not.toContain('scrypt$');
+    expect(exported.stdout).not.toContain('password_hash');
+  });
+
   it('usage and input errors', async () => {
     expect((await run(source, ['export'])).code).toBe(2);
     expect((await run(source, ['export', '--org', source.org.id, '--bogus'])).code).toBe(2);
@@ -452,7 +466,10 @@ describe('ticketing export / import', () => {
         .columns.map((c) => c.name)
         // Derived, not exported: the internal search keys of tickets and events, and the storage
         // usage that the store's triggers recount as the imported attachments are inserted.
+        // Credentials, never exported: a user's password hash (an imported user is given a new
+        // password) and, below, signed-in sessions.
         .filter((c) => !((name === 'tickets' || name === 'events') && c === 'seq') && !(name === 'organizations' && c === 'storage_used_bytes'))
+        .filter((c) => !(name === 'users' && c === 'password_hash'))
         .sort();
     expect(Object.keys(ORGANIZATION_COLUMNS).sort()).toEqual(columnsOf('organizations'));
     for (const spec of TRANSFER_TABLES) expect(Object.keys(spec.columns).sort(), spec.table).toEqual(columnsOf(spec.table));
@@ -460,7 +477,7 @@ describe('ticketing export / import', () => {
     // ticket_search_organizations (SQLite) is derived too: the search index's key of each
     // organization, given by a trigger when the organization is inserted (migration 0009). So are
     // the dashboard's counters: the triggers on tickets recount them as imported tickets are inserted.
-    const NOT_RECORDS = ['idempotency_keys', 'ticket_search_organizations', 'dashboard_deltas', 'dashboard_totals'];
+    const NOT_RECORDS = ['idempotency_keys', 'ticket_search_organizations', 'dashboard_deltas', 'dashboard_totals', 'sessions'];
     const withOrganization = tables
       .filter((t) => t.columns.some((c) => c.name === 'organization_id') && !BYTES_TABLES.includes(t.name) && !NOT_RECORDS.includes(t.name))
       .map((t) => t.name);
