@@ -93,12 +93,15 @@ describe('sessions: sign in and out', () => {
     expect(after.json<{ detail: string }>().detail).toMatch(/session/i);
   });
 
-  it('marks the cookie Secure when PUBLIC_URL is https', async () => {
-    const https = await buildTestApp({ PUBLIC_URL: 'https://support.example.com' });
+  it('marks the cookie Secure when PUBLIC_URL is https; CORS never allows credentials', async () => {
+    const https = await buildTestApp({ PUBLIC_URL: 'https://support.example.com', CORS_ORIGINS: 'https://other.example.com' });
     try {
       const user = await createUser(https);
       const s = await signIn(https, user.email);
       expect(s.setCookie).toMatch(/; Secure$/);
+      const crossOrigin = await https.request({ method: 'GET', url: '/v1/tickets', key: null, headers: { cookie: s.cookie, origin: 'https://other.example.com' } });
+      expect(crossOrigin.headers['access-control-allow-origin']).toBe('https://other.example.com');
+      expect(crossOrigin.headers['access-control-allow-credentials']).toBeUndefined();
     } finally {
       await https.close();
     }
