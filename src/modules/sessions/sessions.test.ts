@@ -122,6 +122,23 @@ describe('sessions: sign in and out', () => {
     for (const answer of answers.slice(1)) expect(shape(answer)).toEqual(shape(answers[0]));
   });
 
+  it('signs in to the oldest organization of a shared email, or the one named; a key has no session', async () => {
+    const email = uniqueEmail();
+    const first = await createUser(t, { email });
+    const other = await t.newOrg('Second');
+    const second = await createUser(t, { email }, other.adminKey);
+    expect((await signIn(t, email)).body.user.id).toBe(first.id);
+    const named = await t.app.inject({
+      method: 'POST',
+      url: '/v1/sessions',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ email, password: PASSWORD, organization_id: other.id }),
+    });
+    expect(named.statusCode).toBe(201);
+    expect(named.json<SessionBody>().user.id).toBe(second.id);
+    expect((await t.request({ method: 'GET', url: '/v1/sessions/current' })).statusCode).toBe(404);
+  });
+
   it('refuses a malformed or unknown cookie with 401', async () => {
     for (const cookie of ['ticketing_session=short', `ticketing_session=${'A'.repeat(43)}`]) {
       const res = await t.request({ method: 'GET', url: '/v1/tickets', key: null, headers: { cookie } });
