@@ -52,7 +52,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Verify the API key (needs no particular scope)
+         * Verify the API key or session (needs no particular scope)
          * @description Requires a valid API key; no particular scope.
          */
         get: operations["getCurrentKey"];
@@ -240,6 +240,52 @@ export interface paths {
          * @description Requires an API key with the scope `users:write`.
          */
         patch: operations["updateUser"];
+        trace?: never;
+    };
+    "/v1/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with email and password: sets the session cookie
+         * @description Sets an HttpOnly, SameSite=Strict session cookie (Secure when the service is served over https). A wrong email and a wrong password get the same 401; failed sign-ins are limited per account and per client address (429 with Retry-After).
+         *
+         *     Public: no API key needed.
+         */
+        post: operations["createSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in session: its user, when it ends if left idle, and its CSRF token
+         * @description Requires a valid API key; no particular scope.
+         */
+        get: operations["getCurrentSession"];
+        put?: never;
+        post?: never;
+        /**
+         * Sign out: ends the session and clears its cookie
+         * @description Requires a valid API key; no particular scope.
+         */
+        delete: operations["deleteCurrentSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/teams": {
@@ -1044,6 +1090,25 @@ export interface components {
         };
         /**
          * @example {
+         *       "email": "grace@example.com",
+         *       "password": "correct horse battery staple"
+         *     }
+         */
+        CreateSessionRequest: {
+            /**
+             * Format: email
+             * @description The user's email, compared case-insensitively
+             */
+            email: string;
+            password: string;
+            /**
+             * Format: uuid
+             * @description Only when the same email is a user of several organizations: which one to sign in to (default: the oldest user whose password matches)
+             */
+            organization_id?: string;
+        };
+        /**
+         * @example {
          *       "name": "Billing",
          *       "description": "Invoices, refunds and payment methods"
          *     }
@@ -1102,6 +1167,8 @@ export interface components {
             role?: "admin" | "agent";
             /** @default true */
             is_active?: boolean;
+            /** @description Sets the password the user signs in with (POST /v1/sessions); never returned. Changing it ends the user's sessions */
+            password?: string;
         };
         /**
          * @example {
@@ -1430,10 +1497,10 @@ export interface components {
         /** @description Who made the change */
         EventActor: {
             /**
-             * @description `api_key`: a request with an API key; `customer`: the customer through the portal; `system`: the command line or the service itself
+             * @description `api_key`: a request with an API key; `user`: a signed-in agent (a session of the console); `customer`: the customer through the portal; `system`: the command line or the service itself
              * @enum {string}
              */
-            type: "api_key" | "customer" | "system";
+            type: "api_key" | "user" | "customer" | "system";
             /**
              * Format: uuid
              * @description The key that made the change (type api_key)
@@ -1441,7 +1508,7 @@ export interface components {
             api_key_id: string | null;
             /**
              * Format: uuid
-             * @description The key's holder, when it has one (type api_key)
+             * @description The key's holder, when it has one (type api_key), or the signed-in user (type user)
              */
             user_id: string | null;
             /**
@@ -1461,12 +1528,21 @@ export interface components {
         KeyCheck: {
             /** @example ok */
             status: string;
-            /** @example API key is valid */
+            /**
+             * @description `API key is valid`, or `Session is valid` for a signed-in session
+             * @example API key is valid
+             */
             message: string;
-            /** @example key_admin_a1B2c3 */
-            key_prefix: string;
+            /**
+             * @description The key's prefix; null for a session
+             * @example key_admin_a1B2c3
+             */
+            key_prefix: string | null;
             scopes: string[];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the key expires (null: never), or when the session does if left idle
+             */
             expires_at: string | null;
         };
         /** @description The process is serving requests */
@@ -1563,6 +1639,16 @@ export interface components {
              * @enum {string}
              */
             redis?: "ok" | "unavailable";
+        };
+        Session: {
+            user: components["schemas"]["User"];
+            /**
+             * Format: date-time
+             * @description When the session ends if left idle (12 hours after its last use; never later than 7 days after sign-in)
+             */
+            expires_at: string;
+            /** @description Send it as the X-CSRF-Token header with every request that changes something (POST, PUT, PATCH, DELETE) made with the session cookie */
+            csrf_token: string;
         };
         Team: {
             /** Format: uuid */
@@ -1783,7 +1869,10 @@ export interface components {
             full_name?: string;
             /** @enum {string} */
             role?: "admin" | "agent";
+            /** @description false ends the user's sessions and refuses sign-in */
             is_active?: boolean;
+            /** @description Sets the password the user signs in with (POST /v1/sessions); never returned. Changing it ends the user's sessions */
+            password?: string;
         };
         /**
          * @example {
@@ -3244,6 +3333,185 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    createSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "grace@example.com",
+                 *       "password": "correct horse battery staple"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateSessionRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HTTP 401 */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HTTP 413 */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HTTP 415 */
+            415: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    getCurrentSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    deleteCurrentSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];

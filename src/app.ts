@@ -11,6 +11,7 @@ import { loggerOptions } from './http/logger.js';
 import { registerMethodNotAllowed } from './http/method-not-allowed.js';
 import { registerIdempotency } from './idempotency/idempotency.plugin.js';
 import { authFailureLimiter, registerRateLimits } from './limits/rate-limit.js';
+import { signInLimiter } from './limits/sign-in-limits.js';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.js';
 import { attachmentDownloadsRoutes } from './modules/attachments/attachments.downloads.routes.js';
 import { attachmentsRoutes } from './modules/attachments/attachments.routes.js';
@@ -19,6 +20,8 @@ import { customersRoutes } from './modules/customers/customers.routes.js';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { sessionsRoutes } from './modules/sessions/sessions.routes.js';
+import { sessionContext } from './modules/sessions/sessions.service.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { teamsRoutes } from './modules/teams/teams.routes.js';
 import { handlePageError, isPortalPageUrl } from './modules/portal/portal.pages.js';
@@ -76,6 +79,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     db: deps.store.db,
     apiKeysVersion: deps.store.apiKeysVersion,
     authFailureExceeded: authFailureLimiter(app, deps.config.rateLimit),
+    sessionOf: (token) => sessionContext(deps.store, token),
   });
   // After authentication (keys are per API key) and its scope check (preParsing runs in order).
   registerIdempotency(app, { db: deps.store.db, requestTimeoutMs: deps.config.http.requestTimeoutMs });
@@ -89,6 +93,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(ticketsRoutes, deps);
   await app.register(customersRoutes, deps);
   await app.register(usersRoutes, deps);
+  await app.register(sessionsRoutes, { ...deps, limiter: signInLimiter(sharedRedis, deps.config.rateLimit) });
   await app.register(teamsRoutes, deps);
   await app.register(commentsRoutes, deps);
   await app.register(dashboardRoutes, deps);

@@ -29,6 +29,8 @@ const EnvSchema = Type.Object({
   RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: Type.Integer({ minimum: 1, default: 60 }),
   RATE_LIMIT_PORTAL_PER_MINUTE: Type.Integer({ minimum: 1, default: 60 }),
   RATE_LIMIT_UPLOADS_PER_MINUTE: Type.Integer({ minimum: 1, default: 60 }),
+  RATE_LIMIT_SIGN_IN_FAILURES_PER_ACCOUNT: Type.Integer({ minimum: 1, default: 10 }),
+  RATE_LIMIT_SIGN_IN_FAILURES_PER_ADDRESS: Type.Integer({ minimum: 1, default: 50 }),
   // 10 GiB per organization; 0 = no quota.
   STORAGE_QUOTA_BYTES: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 10 * 1024 ** 3 }),
   SHUTDOWN_TIMEOUT_MS: Type.Integer({ minimum: 0, default: 10_000 }),
@@ -100,6 +102,10 @@ export interface Config {
     /** Attachment uploads per minute per API key (on top of its request budget). */
     uploadsPerMinute: number;
     windowMs: number;
+    /** Failed sign-ins per 15 minutes per account (email, known or not) and per client address. */
+    signInFailuresPerAccount: number;
+    signInFailuresPerAddress: number;
+    signInWindowMs: number;
   };
   shutdownTimeoutMs: number;
   /** Bytes of attachments each organization may store (0: no limit). */
@@ -323,6 +329,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       authFailuresPerMinute: e.RATE_LIMIT_AUTH_FAILURES_PER_MINUTE,
       portalPerMinute: e.RATE_LIMIT_PORTAL_PER_MINUTE,
       uploadsPerMinute: e.RATE_LIMIT_UPLOADS_PER_MINUTE,
+      signInFailuresPerAccount: e.RATE_LIMIT_SIGN_IN_FAILURES_PER_ACCOUNT,
+      signInFailuresPerAddress: e.RATE_LIMIT_SIGN_IN_FAILURES_PER_ADDRESS,
+      signInWindowMs: 15 * 60_000,
       windowMs: 60_000,
     },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,

@@ -18,7 +18,7 @@ export class AppError extends Error {
 }
 
 /** Why a request carries no usable API key. */
-export type UnauthorizedReason = 'missing' | 'scheme' | 'malformed' | 'invalid';
+export type UnauthorizedReason = 'missing' | 'scheme' | 'malformed' | 'invalid' | 'session';
 
 /**
  * What a 401 says. The first three can be told from the request alone; an unknown, revoked and
@@ -29,6 +29,7 @@ export const UNAUTHORIZED_DETAILS: Record<UnauthorizedReason, string> = {
   scheme: 'Invalid Authorization header: use the Bearer scheme, as in Authorization: Bearer <API key>',
   malformed: 'Malformed API key: a key is key_admin_ or key_ro_ followed by 38 letters and digits (a typo fails their checksum), sent alone after Bearer',
   invalid: 'Invalid API key: it is unknown, revoked or expired',
+  session: 'Invalid session: it is unknown, expired or signed out; sign in again (POST /v1/sessions) or send an API key',
 };
 
 /** The error catalogue: every error the service answers with on purpose is made here. */
@@ -70,6 +71,15 @@ export const errors = {
     new AppError(401, 'unauthorized', UNAUTHORIZED_DETAILS[reason], undefined, { 'www-authenticate': 'Bearer' }),
   forbidden: (scope: string) =>
     new AppError(403, 'forbidden', `Insufficient permissions: requires ${scope}`),
+  /** A cookie-authenticated change without the session's CSRF token (docs/api-behaviour.md, "Signing in"). */
+  csrfTokenInvalid: (missing: boolean) =>
+    new AppError(
+      403,
+      'csrf_token_invalid',
+      `${missing ? 'Missing' : 'Wrong'} X-CSRF-Token header: a request signed in with the session cookie that changes anything must send the csrf_token its sign-in answered (GET /v1/sessions/current gives it again)`,
+    ),
+  /** A failed sign-in: the same words whether the email exists or not. */
+  signInFailed: () => new AppError(401, 'sign_in_failed', 'Wrong email or password'),
   keyOutlivesCaller: (targetExpiresAt: string | null, callerExpiresAt: string) =>
     new AppError(
       403,

@@ -206,7 +206,8 @@ describe('access: every operation states what it needs', () => {
         expect(operation['x-required-scope'], key).toBeUndefined();
         continue;
       }
-      expect(operation.security, key).toEqual([{ bearerAuth: auth.scope ? [auth.scope] : [] }]);
+      // An API key or a signed-in session's cookie, with the same scope.
+      expect(operation.security, key).toEqual([{ bearerAuth: auth.scope ? [auth.scope] : [] }, { sessionCookie: [] }]);
       expect(operation['x-required-scope'], key).toBe(auth.scope);
       if (auth.adminKey) expect(operation['x-admin-key-only'], key).toBe(true);
     }
@@ -218,9 +219,10 @@ describe('access: every operation states what it needs', () => {
       if (operation['x-required-scope'] !== undefined) expect(ALL_SCOPES, key).toContain(operation['x-required-scope']);
     }
     expect(operations.get('GET /v1/tickets')?.['x-required-scope']).toBe('tickets:read');
-    expect(operations.get('DELETE /v1/customers/{customer_id}')?.security).toEqual([{ bearerAuth: ['customers:delete'] }]);
+    expect(operations.get('DELETE /v1/customers/{customer_id}')?.security).toEqual([{ bearerAuth: ['customers:delete'] }, { sessionCookie: [] }]);
     expect(operations.get('POST /v1/teams/{team_id}/members')?.['x-required-scope']).toBe('teams:write');
-    expect(operations.get('GET /v1/test')?.security).toEqual([{ bearerAuth: [] }]);
+    expect(operations.get('GET /v1/test')?.security).toEqual([{ bearerAuth: [] }, { sessionCookie: [] }]);
+    expect(operations.get('POST /v1/sessions')?.security).toEqual([]);
     expect(operations.get('GET /storage/{attachment_id}')?.security).toEqual([]);
   });
 });

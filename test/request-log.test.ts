@@ -86,6 +86,29 @@ describe('request log lines', () => {
     for (const secret of [key, key.slice(10), signature, token, token.toUpperCase()]) expect(log).not.toContain(secret);
   });
 
+  it('never carry a password, a session token or its CSRF token', async () => {
+    const password = `pw-${randomBytes(12).toString('hex')}`;
+    const email = `log-${Date.now()}@example.com`;
+    const created = await fetch(`${base}/v1/users`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ email, full_name: 'Log', password }),
+    });
+    expect(created.status).toBe(201);
+    const wrong = await fetch(`${base}/v1/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: `${password}x` }) });
+    expect(wrong.status).toBe(401);
+    const signIn = await fetch(`${base}/v1/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+    expect(signIn.status).toBe(201);
+    const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const csrf = ((await signIn.json()) as { csrf_token: string }).csrf_token;
+    const out = await fetch(`${base}/v1/sessions/current`, { method: 'DELETE', headers: { cookie, 'x-csrf-token': csrf } });
+    expect(out.status).toBe(204);
+    // The only request to that address in this suite: every earlier line is in the log by then.
+    await waitFor(child.proc.stdout!, /"url":"\/v1\/sessions\/current"/, child.out);
+    const log = child.out.text;
+    for (const secret of [password, cookie.split('=')[1]!, csrf, 'scrypt$']) expect(log).not.toContain(secret);
+  });
+
   const urlsLogged = () =>
     child.out.text
       .split('\n')

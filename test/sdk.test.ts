@@ -212,6 +212,21 @@ describe('the typed SDK drives every operation of a live server', () => {
     }
   });
 
+  it('signs an agent in, reads the session and signs out', async () => {
+    const email = `signin-${Date.now()}@example.com`;
+    const password = 'correct horse battery staple';
+    ok(await api.POST('/v1/users', { body: { email, full_name: 'Ada', password } }));
+    // A browser keeps the cookie itself; here the client is given it, as a browser would send it.
+    const anonymous = tracked(createClient({ baseUrl: base }));
+    const signedIn = await anonymous.POST('/v1/sessions', { body: { email, password } });
+    const session = ok(signedIn);
+    const cookie = (signedIn.response.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const headers = { cookie, 'x-csrf-token': session.csrf_token };
+    expect(ok(await anonymous.GET('/v1/sessions/current', { headers })).user.email).toBe(email);
+    expect((await anonymous.DELETE('/v1/sessions/current', { headers })).response.status).toBe(204);
+    expect((await anonymous.GET('/v1/sessions/current', { headers })).response.status).toBe(401);
+  });
+
   it('called every operation of openapi.json', () => {
     const document = committedDocument<{ paths: Record<string, Record<string, unknown>> }>();
     const all = Object.entries(document.paths).flatMap(([p, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${p}`));

@@ -9,6 +9,7 @@ import { findApiKeyByHash, touchApiKey, type KeyColumns } from './keys.repositor
 import type { AuthContext } from './auth-context.js';
 import { ApiKeyCache, type CachedKey } from './key-cache.js';
 import type { Scope } from './scopes.js';
+import { csrfMatches, hasSessionCookie, sessionTokenOf } from './session-cookie.js';
 
 export type { AuthContext } from './auth-context.js';
 
@@ -78,7 +79,15 @@ export interface AuthenticateOptions {
   apiKeysVersion: (() => number) | null;
   /** Counts a failed authentication for the client address; true when it is over its limit. */
   authFailureExceeded: (request: FastifyRequest) => Promise<number | null>;
+  /**
+   * The context of a live session by its cookie's token (src/modules/sessions/), or undefined when
+   * it is unknown, expired or ended. Without it, session cookies are ignored.
+   */
+  sessionOf?: (token: string) => Promise<AuthContext | undefined>;
 }
+
+/** Methods that change something: a cookie-authenticated request of these must prove it is no CSRF. */
+const CHANGING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * The check order of docs/api-behaviour.md ("Check order") on every protected route: 401 (this
@@ -91,6 +100,18 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
 
   /** The slow path: a key the cache does not hold (or no cache), read from the store. */
   async function authenticateFromStore(request: FastifyRequest, auth: RouteAuth): Promise<void> {
+    // An Authorization header wins over a cookie: only a request without one is a session's.
+    if (options.sessionOf && request.headers.authorization === undefined && hasSessionCookie(request.headers.cookie)) {
+      const token = sessionTokenOf(request.headers.cookie);
+      const context = token === undefined ? undefined : await options.sessionOf(token);
+      if (context !== undefined) {
+        request.auth = context;
+        return;
+      }
+      const retryAfter = await options.authFailureExceeded(request);
+      if (retryAfter !== null) throw errors.rateLimited(retryAfter);
+      throw errors.unauthorized('session');
+    }
     const fromStore = cache === null ? auth.keyRead?.fromStore : undefined;
     const readKey = fromStore
       ? async (db: Kysely<Database>, hash: string) => {
@@ -174,6 +195,10 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
       route,
       'preParsing',
       (request: FastifyRequest, _reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void) => {
+        const session = request.auth?.session;
+        if (session && CHANGING_METHODS.has(request.method) && !csrfMatches(request.headers['x-csrf-token'], session.csrfToken)) {
+          return done(errors.csrfTokenInvalid(request.headers['x-csrf-token'] === undefined));
+        }
         if (scope && !request.auth?.scopes.has(scope)) return done(errors.forbidden(scope));
         if (adminKey && request.auth?.role !== 'admin' && !isOwnKey(request, ownKeyParam)) return done(errors.forbidden('an admin key'));
         done(null, payload);
@@ -210,7 +235,7 @@ function usable(entry: CachedKey | undefined): AuthContext | undefined {
 function isOwnKey(request: FastifyRequest, param: string | undefined): boolean {
   if (param === undefined || !request.auth) return false;
   const value = (request.params as Record<string, unknown> | undefined)?.[param];
-  return typeof value === 'string' && value.toLowerCase() === request.auth.keyId;
+  return typeof value === 'string' && request.auth.keyId !== null && value.toLowerCase() === request.auth.keyId;
 }
 
 /** The caller's key, or why there is none. */
@@ -238,13 +263,16 @@ async function authenticate(
     const lastUsed = toIsoOrNull(row.last_used_at);
     entry = {
       context: {
+        kind: 'api_key',
         keyId: row.id,
+        principalId: row.id,
         organizationId: row.organization_id,
         role: row.role,
         scopes: new Set(JSON.parse(row.scopes) as string[]),
         keyPrefix: row.key_prefix,
         holderUserId: row.holder_user_id,
         expiresAt,
+        session: null,
       },
       expiresAtMs: expiresAt === null ? Number.POSITIVE_INFINITY : Date.parse(expiresAt),
       touchedAtMs: lastUsed === null ? Number.NEGATIVE_INFINITY : Date.parse(lastUsed),
@@ -257,7 +285,7 @@ async function authenticate(
   }
   if (now - entry.touchedAtMs > TOUCH_INTERVAL_MS) {
     entry.touchedAtMs = now;
-    await touchApiKey(db, entry.context.keyId, new Date(now).toISOString());
+    await touchApiKey(db, entry.context.keyId!, new Date(now).toISOString());
   }
   return entry.context;
 }

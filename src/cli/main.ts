@@ -11,6 +11,7 @@ import { CliError, type CliIo, UsageError } from './io.js';
 import { createKey, KEY_OPTIONS, KEY_ORG_OPTIONS, listKeys, revokeKey } from './keys.js';
 import { createOrg, listOrgs, ORG_OPTIONS } from './orgs.js';
 import { SEED_OPTIONS, parseTicketCount, seedOrg } from './seed.js';
+import { createUserCommand, setPasswordCommand, USER_CREATE_OPTIONS, USER_ORG_OPTIONS } from './users.js';
 
 export type { CliIo } from './io.js';
 
@@ -30,6 +31,12 @@ Commands:
   keys revoke <id-or-prefix> [--org ID]
                              Revoke a key, named by its id, its prefix (key_admin_a1B2c3) or the
                              key itself; it is refused from the next request on. Prints its id
+  users create --email E --name N [--role admin|agent] [--org ID]
+                             Create a user (agent; default role agent); prints its id alone on
+                             standard output. The first admin of a new installation starts here
+  users set-password EMAIL [--org ID]
+                             Set the user's password (12 to 256 characters) from the first line
+                             of standard input; ends their sessions. Prints nothing secret
   orgs create --name TEXT    Create an organization; prints its id alone on standard output
   orgs list                  Print a table of every organization, oldest first: id, created,
                              tickets (numbers given so far), name
@@ -80,6 +87,8 @@ export async function main(
         return await keys(rest, io, env);
       case 'orgs':
         return await orgs(rest, io, env);
+      case 'users':
+        return await users(rest, io, env);
       case 'export': {
         const { values } = parseArgs({ args: rest, options: EXPORT_OPTIONS, strict: true });
         if (values.org === undefined) throw new UsageError("'export' needs --org ID");
@@ -135,6 +144,27 @@ async function keys(args: string[], io: CliIo, env: NodeJS.ProcessEnv): Promise<
     }
     default:
       throw new UsageError(action === undefined ? "'keys' needs a sub-command" : `unknown sub-command 'keys ${action}'`);
+  }
+}
+
+/** `ticketing users create|set-password`. */
+async function users(args: string[], io: CliIo, env: NodeJS.ProcessEnv): Promise<number> {
+  const [action, ...rest] = args;
+  switch (action) {
+    case 'create': {
+      const { values } = parseArgs({ args: rest, options: USER_CREATE_OPTIONS, strict: true });
+      if (values.email === undefined || values.name === undefined) throw new UsageError("'users create' needs --email E and --name N");
+      const options = { org: values.org, email: values.email, name: values.name, role: values.role };
+      return withStore(env, (store) => createUserCommand(store, options, io));
+    }
+    case 'set-password': {
+      const { values, positionals } = parseArgs({ args: rest, options: USER_ORG_OPTIONS, strict: true, allowPositionals: true });
+      if (positionals.length !== 1) throw new UsageError("'users set-password' needs exactly one EMAIL (the password comes from standard input)");
+      const email = positionals[0]!;
+      return withStore(env, (store) => setPasswordCommand(store, email, values, io));
+    }
+    default:
+      throw new UsageError(action === undefined ? "'users' needs a sub-command" : `unknown sub-command 'users ${action}'`);
   }
 }
 

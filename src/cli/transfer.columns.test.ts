@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { runMain } from '../../test/helpers/cli.js';
 import { buildTestApp, type TestApp } from '../../test/helpers/test-app.js';
 import { BYTES_TABLES, ORGANIZATION_COLUMNS, TRANSFER_TABLES } from '../modules/organizations/transfer.repository.js';
 
-// What `ticketing export` carries, checked against the store's own tables (the round trip is transfer.test.ts).
+// What `ticketing export` carries, checked against the store's own tables, and what it never
+// carries (the round trip is transfer.test.ts).
 
 let t: TestApp;
 beforeAll(async () => {
@@ -12,6 +14,13 @@ afterAll(async () => {
   await t.close();
 });
 
+/** `ticketing export` of the test app's first organization, in-process against its store. */
+function exportOrganization() {
+  const env: NodeJS.ProcessEnv = { DATA_DIR: t.dataDir, LOG_LEVEL: 'silent', STORAGE_BACKEND: t.config.storageBackend };
+  if (t.config.databaseUrl) env.DATABASE_URL = t.config.databaseUrl;
+  return runMain(['export', '--org', t.org.id], env);
+}
+
 it('every column of every table that holds organization data is exported', async () => {
   const tables = await t.store.db.introspection.getTables();
   const columnsOf = (name: string): string[] =>
@@ -20,7 +29,10 @@ it('every column of every table that holds organization data is exported', async
       .columns.map((c) => c.name)
       // Derived, not exported: the internal search keys of tickets and events, and the storage
       // usage that the store's triggers recount as the imported attachments are inserted.
+      // Credentials, never exported: a user's password hash (an imported user is given a new
+      // password) and, below, signed-in sessions.
       .filter((c) => !((name === 'tickets' || name === 'events') && c === 'seq') && !(name === 'organizations' && c === 'storage_used_bytes'))
+      .filter((c) => !(name === 'users' && c === 'password_hash'))
       .sort();
   expect(Object.keys(ORGANIZATION_COLUMNS).sort()).toEqual(columnsOf('organizations'));
   for (const spec of TRANSFER_TABLES) expect(Object.keys(spec.columns).sort(), spec.table).toEqual(columnsOf(spec.table));
@@ -28,9 +40,23 @@ it('every column of every table that holds organization data is exported', async
   // ticket_search_organizations (SQLite) is derived too: the search index's key of each
   // organization, given by a trigger when the organization is inserted (migration 0009). So are
   // the dashboard's counters: the triggers on tickets recount them as imported tickets are inserted.
-  const NOT_RECORDS = ['idempotency_keys', 'ticket_search_organizations', 'dashboard_deltas', 'dashboard_totals'];
+  const NOT_RECORDS = ['idempotency_keys', 'ticket_search_organizations', 'dashboard_deltas', 'dashboard_totals', 'sessions'];
   const withOrganization = tables
     .filter((t) => t.columns.some((c) => c.name === 'organization_id') && !BYTES_TABLES.includes(t.name) && !NOT_RECORDS.includes(t.name))
     .map((t) => t.name);
   expect(withOrganization.sort()).toEqual(TRANSFER_TABLES.map((t) => t.table).sort());
+});
+
+it('never exports a password hash', async () => {
+  const user = await t.request({
+    method: 'POST',
+    url: '/v1/users',
+    body: { email: `pw-${Date.now()}@example.com`, full_name: 'With password', password: 'a long enough secret' },
+  });
+  expect(user.statusCode).toBe(201);
+  const exported = await exportOrganization();
+  expect(exported.code).toBe(0);
+  expect(exported.stdout).toContain(user.json<{ id: string }>().id);
+  expect(exported.stdout).not.toContain('scrypt$');
+  expect(exported.stdout).not.toContain('password_hash');
 });

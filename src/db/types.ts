@@ -45,6 +45,20 @@ export interface UsersTable {
   is_active: Bool;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** `scrypt$N$r$p$salt$hash` (src/auth/passwords.ts); null: the user cannot sign in. Never leaves the service. */
+  password_hash: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** A signed-in browser (src/modules/sessions/): only the SHA-256 of its token is kept. */
+export interface SessionsTable {
+  id: string;
+  organization_id: string;
+  user_id: string;
+  token_hash: string;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+  /** The absolute end (7 days after sign-in); idleness ends it sooner. */
+  expires_at: Timestamp;
 }
 
 export interface CustomersTable {
@@ -165,7 +179,7 @@ export interface EventsTable {
   position: ColumnType<number | null, number | null, number>;
   type: string;
   occurred_at: Timestamp;
-  actor_type: 'api_key' | 'customer' | 'system';
+  actor_type: 'api_key' | 'user' | 'customer' | 'system';
   actor_id: string | null;
   actor_user_id: string | null;
   resource_type: string;
@@ -273,6 +287,7 @@ export interface Database {
   organizations: OrganizationsTable;
   api_keys: ApiKeysTable;
   users: UsersTable;
+  sessions: SessionsTable;
   customers: CustomersTable;
   teams: TeamsTable;
   team_members: TeamMembersTable;
@@ -295,6 +310,7 @@ export type NewTicketRow = Insertable<TicketsTable>;
 export type TicketUpdate = Updateable<TicketsTable>;
 export type CustomerRow = Selectable<CustomersTable>;
 export type UserRow = Selectable<UsersTable>;
+export type SessionRow = Selectable<SessionsTable>;
 export type TeamRow = Selectable<TeamsTable>;
 export type CommentRow = Selectable<CommentsTable>;
 export type AttachmentRow = Selectable<AttachmentsTable>;

@@ -21,7 +21,8 @@ export const CORS_EXPOSED_HEADERS = [
 
 /**
  * CORS for browser clients on other origins (CORS_ORIGINS; off when unset). Keys travel in the
- * Authorization header, never in cookies, so no credentials mode is needed. Registered before the
+ * Authorization header, so no credentials mode is needed; the console's session cookie is
+ * SameSite=Strict and used from the service's own origin only, so credentials stay off on purpose. Registered before the
  * 405 hook sees routes: the plugin's `OPTIONS *` preflight route must not turn every unknown
  * address into a 405.
  */

@@ -200,7 +200,7 @@ export function registerIdempotency(app: FastifyInstance, options: IdempotencyOp
     const key = keyOf(request);
     const auth = request.auth;
     if (!appliesTo(request) || key === undefined || !auth || !request.idempotencyHash) return;
-    const id: KeyId = { organizationId: auth.organizationId, apiKeyId: auth.keyId, key };
+    const id: KeyId = { organizationId: auth.organizationId, apiKeyId: auth.principalId, key };
     const upload = request.routeOptions.config.multipart === true;
     const hash = request.idempotencyHash;
     // An upload's fingerprint covers its file, known only once the file is read (by the handler, or

@@ -42,8 +42,8 @@ export async function registerRateLimits(app: FastifyInstance, appConfig: Config
     hook: 'onRequest',
     enableDraftSpec: true,
     timeWindow: config.windowMs,
-    keyGenerator: (request: FastifyRequest) => `key:${request.auth?.keyId ?? request.ip}`,
-    max: (request: FastifyRequest) => (request.auth?.role === 'admin' ? config.adminPerMinute : config.readonlyPerMinute),
+    keyGenerator: (request: FastifyRequest) => `key:${request.auth?.principalId ?? request.ip}`,
+    max: (request: FastifyRequest) => budgetOf(request.auth, config),
     errorResponseBuilder: (_request, context) => errors.rateLimited(Math.max(1, Math.ceil(context.ttl / 1000))),
     // Fail open: when the store cannot answer, the request goes on uncounted (and is logged by
     // the Redis client) instead of failing; an outage of Redis must never become a 500.
@@ -51,6 +51,14 @@ export async function registerRateLimits(app: FastifyInstance, appConfig: Config
     ...(redis ? { store: redisStore(redis) } : {}),
   });
   return redis;
+}
+
+/**
+ * Requests per window: read-only keys have the small budget; admin keys and signed-in users (all
+ * of a user's sessions together, admins and agents alike) the admin budget.
+ */
+function budgetOf(auth: FastifyRequest['auth'], config: Config['rateLimit']): number {
+  return auth === null || auth.role === 'readonly' ? config.readonlyPerMinute : config.adminPerMinute;
 }
 
 /** Distinct keys counted in this process; past it the window that started first is forgotten. */
@@ -67,8 +75,8 @@ function keyBudgetHook(config: Config['rateLimit']) {
   const windows = new Map<string, { count: number; startMs: number }>();
   return (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void => {
     const auth = request.auth;
-    const key = auth === null ? `ip:${request.ip}` : auth.keyId;
-    const max = auth?.role === 'admin' ? config.adminPerMinute : config.readonlyPerMinute;
+    const key = auth === null ? `ip:${request.ip}` : auth.principalId;
+    const max = budgetOf(auth, config);
     const now = Date.now();
     let window = windows.get(key);
     if (window === undefined || window.startMs + config.windowMs <= now) {
@@ -130,7 +138,7 @@ export function uploadRateLimiter(app: FastifyInstance, config: Config['rateLimi
   const limiter = app.createRateLimit({
     max: config.uploadsPerMinute,
     timeWindow: config.windowMs,
-    keyGenerator: (request: FastifyRequest) => `upload:${request.auth?.keyId ?? request.ip}`,
+    keyGenerator: (request: FastifyRequest) => `upload:${request.auth?.principalId ?? request.ip}`,
   });
   return async (request: FastifyRequest): Promise<number | null> => {
     const result = await limiter(request);

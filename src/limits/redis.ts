@@ -39,6 +39,8 @@ export interface SharedRedis {
   readonly prefix: string;
   /** Counts one hit on `key` in a window of `windowMs`; rejects when Redis cannot answer now. */
   hit(key: string, windowMs: number): Promise<{ current: number; ttl: number }>;
+  /** The count of `key`'s current window and its milliseconds left, without counting (null: no window). */
+  peek(key: string): Promise<{ current: number; ttl: number } | null>;
   /** True when Redis answers a PING within the command timeout. */
   ping(): Promise<boolean>;
   /** Starts connecting in the background; never throws, never waits. */
@@ -136,6 +138,23 @@ export function openSharedRedis(url: string, prefix: string, log: FastifyBaseLog
       try {
         const [current, ttl] = await client.ticketingRateWindow(`${prefix}ratelimit:${key}`, windowMs);
         return { current: Number(current), ttl: Number(ttl) };
+      } catch (error) {
+        startOutage('did not answer', error);
+        throw error;
+      }
+    },
+    async peek(key) {
+      if (unavailable()) {
+        const error = new Error('Redis is unavailable');
+        startOutage('is unreachable', error);
+        throw error;
+      }
+      try {
+        const name = `${prefix}ratelimit:${key}`;
+        const answers = await client.multi().get(name).pttl(name).exec();
+        const current = Number(answers?.[0]?.[1] ?? 0);
+        const ttl = Number(answers?.[1]?.[1] ?? -2);
+        return current > 0 && ttl > 0 ? { current, ttl } : null;
       } catch (error) {
         startOutage('did not answer', error);
         throw error;

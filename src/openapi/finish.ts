@@ -31,6 +31,7 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Customers', description: 'The people who open tickets' },
   { name: 'Teams', description: 'Groups of agents; a ticket can be assigned to one team' },
   { name: 'Users', description: 'Agents, who work on tickets' },
+  { name: 'Sessions', description: 'Agents sign in with email and password: a session cookie for the agent console' },
   { name: 'Dashboard', description: 'Ticket counts and timings for an overview' },
   { name: 'Events', description: 'The change feed: every change to tickets, comments, customers and the rest, in order' },
   { name: 'Webhooks', description: 'Endpoints that receive events as signed HTTP POSTs, with their delivery log and retries' },

@@ -3,7 +3,8 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ComponentCollector } from './components.js';
 import { finishDocument, type OpenApiDocument } from './finish.js';
-import { BEARER_SCHEME, documentRoute, isDocumentationRoute } from './operations.js';
+import { SESSION_COOKIE } from '../auth/session-cookie.js';
+import { BEARER_SCHEME, documentRoute, isDocumentationRoute, SESSION_SCHEME } from './operations.js';
 import { packageInfo } from './package-info.js';
 
 export interface OpenApiOptions {
@@ -17,7 +18,8 @@ export const DOCS_PREFIX = '/docs';
 
 const DESCRIPTION = `A customer-support ticketing service with a JSON HTTP API.
 
-**Authentication.** Send \`Authorization: Bearer <API key>\`. Admin keys start with \`key_admin_\`,
+**Authentication.** Send \`Authorization: Bearer <API key>\`, or, from the agent console, the session
+cookie that \`POST /v1/sessions\` sets (with \`X-CSRF-Token\` on changes). Admin keys start with \`key_admin_\`,
 read-only keys with \`key_ro_\`. Each operation names the scope it needs (\`x-required-scope\`);
 a valid key without it gets 403. A missing, malformed, expired or revoked key gets 401; its
 \`detail\` says whether the header is missing, not Bearer, or the token malformed, and gives one
@@ -83,6 +85,13 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
             type: 'http',
             scheme: 'bearer',
             description: 'An API key: `key_admin_...` or `key_ro_...`. The scopes an operation needs are listed in its security requirement.',
+          },
+          [SESSION_SCHEME]: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: SESSION_COOKIE,
+            description:
+              "A signed-in user's session (POST /v1/sessions), for the agent console. Its scopes follow the user's role (`x-required-scope` names the one an operation needs). A request that changes anything (POST, PUT, PATCH, DELETE) must also send the session's `X-CSRF-Token`, else 403. An Authorization header, when sent, wins over the cookie.",
           },
         },
       },

@@ -7,6 +7,8 @@ import { operationIdOf } from './operation-ids.js';
 
 /** The name of the security scheme in `components.securitySchemes`. */
 export const BEARER_SCHEME = 'bearerAuth';
+/** The signed-in session's cookie (POST /v1/sessions), the other way to call every protected operation. */
+export const SESSION_SCHEME = 'sessionCookie';
 
 /** Routes that serve the documentation itself (and `/`, which leads to it); they are not operations of the API. */
 export function isDocumentationRoute(url: string, docsPrefix: string): boolean {
@@ -72,7 +74,7 @@ export function withErrorResponses(route: RouteOptions, schema: FastifySchema): 
 export function securityOf(route: RouteOptions): Record<string, unknown> {
   const auth = route.config?.auth;
   if (!auth) return { security: [] };
-  const out: Record<string, unknown> = { security: [{ [BEARER_SCHEME]: auth.scope ? [auth.scope] : [] }] };
+  const out: Record<string, unknown> = { security: [{ [BEARER_SCHEME]: auth.scope ? [auth.scope] : [] }, { [SESSION_SCHEME]: [] }] };
   if (auth.scope) out['x-required-scope'] = auth.scope;
   if (auth.adminKey) out['x-admin-key-only'] = true;
   return out;

@@ -24,8 +24,8 @@ export interface ApiKeyFilter {
   role?: 'admin' | 'readonly' | undefined;
   holderUserId?: string | undefined;
   status?: KeyStatus | undefined;
-  /** Set for a read-only caller: only its own key and the keys of its holder. */
-  visibleTo?: { keyId: string; holderUserId: string | null } | undefined;
+  /** Set for a read-only caller: only its own key and the keys of its holder (a session: its user's keys). */
+  visibleTo?: { keyId: string | null; holderUserId: string | null } | undefined;
   /** The current time (ISO), against which `expired` and `active` are judged. */
   now: string;
 }
@@ -59,10 +59,12 @@ export function listApiKeys(db: Executor, organizationId: string, filter: ApiKey
   const visible = filter.visibleTo;
   if (visible) {
     const { keyId, holderUserId } = visible;
-    query =
-      holderUserId === null
-        ? query.where('id', '=', keyId)
-        : query.where((eb) => eb.or([eb('id', '=', keyId), eb('holder_user_id', '=', holderUserId)]));
+    query = query.where((eb) =>
+      eb.or([
+        ...(keyId === null ? [] : [eb('id', '=', keyId)]),
+        ...(holderUserId === null ? [] : [eb('holder_user_id', '=', holderUserId)]),
+      ]),
+    );
   }
   if (filter.role !== undefined) query = query.where('role', '=', filter.role);
   if (filter.holderUserId !== undefined) query = query.where('holder_user_id', '=', filter.holderUserId);

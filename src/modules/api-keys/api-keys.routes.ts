@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../app-deps.js';
@@ -30,7 +30,7 @@ export async function apiKeysRoutes(fastify: FastifyInstance, deps: AppDeps): Pr
     },
     handler: async (request, reply) => {
       const page = toPage(request.query);
-      return withNextLink(request, reply, page, await keys.listApiKeys(deps, authOf(request), request.query, page), KEYS_ORDER);
+      return withNextLink(request, reply, page, await keys.listApiKeys(deps, callerOf(request), request.query, page), KEYS_ORDER);
     },
   });
 
@@ -43,7 +43,7 @@ export async function apiKeysRoutes(fastify: FastifyInstance, deps: AppDeps): Pr
       params: ApiKeyParams,
       response: responses({ 200: ApiKey, 404: ErrorBody }),
     },
-    handler: (request) => keys.getApiKey(deps, authOf(request), request.params.key_id),
+    handler: (request) => keys.getApiKey(deps, callerOf(request), request.params.key_id),
   });
 
   app.post('/v1/api-keys', {
@@ -58,7 +58,7 @@ export async function apiKeysRoutes(fastify: FastifyInstance, deps: AppDeps): Pr
       response: responses({ 201: CreatedApiKey }, [400, 413, 415]),
     },
     handler: async (request, reply) => {
-      const created = await keys.createKey(deps, authOf(request), request.body);
+      const created = await keys.createKey(deps, callerOf(request), request.body);
       return reply.code(201).send(created);
     },
   });
@@ -74,7 +74,7 @@ export async function apiKeysRoutes(fastify: FastifyInstance, deps: AppDeps): Pr
       body: UpdateApiKeyBody,
       response: responses({ 200: ApiKey, 404: ErrorBody, 409: ErrorBody }, [400, 413, 415]),
     },
-    handler: (request) => keys.updateKey(deps, authOf(request), request.params.key_id, request.body, ifMatchOf(request)),
+    handler: (request) => keys.updateKey(deps, callerOf(request), request.params.key_id, request.body, ifMatchOf(request)),
   });
 
   app.delete('/v1/api-keys/:key_id', {
@@ -88,8 +88,18 @@ export async function apiKeysRoutes(fastify: FastifyInstance, deps: AppDeps): Pr
       response: responses({ 204: Type.Null(), 404: ErrorBody }),
     },
     handler: async (request, reply) => {
-      await keys.revokeKey(deps, authOf(request), request.params.key_id, ifMatchOf(request));
+      await keys.revokeKey(deps, callerOf(request), request.params.key_id, ifMatchOf(request));
       return reply.code(204).send(null);
     },
   });
+}
+
+/**
+ * The caller as key management sees it. A signed-in admin user manages keys as an admin key with
+ * the session's scopes and no expiry would (docs/api-behaviour.md, "Signing in"): a session's
+ * short life says nothing about how long the keys it hands out may live.
+ */
+function callerOf(request: FastifyRequest): keys.Caller {
+  const auth = authOf(request);
+  return auth.session === null ? auth : { ...auth, expiresAt: null };
 }

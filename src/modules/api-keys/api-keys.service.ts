@@ -52,7 +52,7 @@ export function presentApiKey(row: ApiKeyColumns): ApiKey {
 /** An admin key sees every key of its organization; a read-only key itself and its holder's keys (docs/api-behaviour.md#api-key-management-v1api-keys). */
 function canSee(caller: Caller, row: ApiKeyColumns): boolean {
   if (caller.role === 'admin') return true;
-  return row.id === caller.keyId || (caller.holderUserId !== null && row.holder_user_id === caller.holderUserId);
+  return (caller.keyId !== null && row.id === caller.keyId) || (caller.holderUserId !== null && row.holder_user_id === caller.holderUserId);
 }
 
 /** The key, or a 404 that looks the same whether it is missing, another organization's or not visible. */

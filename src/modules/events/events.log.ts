@@ -32,14 +32,16 @@ import { withoutSecrets } from './events.visibility.js';
 /** Who made a change. */
 export type Actor =
   | { type: 'api_key'; apiKeyId: string; userId: string | null }
+  | { type: 'user'; userId: string }
   | { type: 'customer'; customerId: string }
   | { type: 'system' };
 
 /** The command line and the service's own background work. */
 export const SYSTEM_ACTOR: Actor = { type: 'system' };
 
-/** The caller of an API request: its key and the key's holder. */
+/** The caller of an API request: its key and the key's holder, or a signed-in session's user. */
 export function actorOf(auth: Pick<AuthContext, 'keyId' | 'holderUserId'>): Actor {
+  if (auth.keyId === null) return { type: 'user', userId: auth.holderUserId! };
   return { type: 'api_key', apiKeyId: auth.keyId, userId: auth.holderUserId };
 }
 
@@ -81,8 +83,8 @@ function stampOf(organizationId: string, actor: Actor, occurredAt: string): Even
   return {
     organizationId,
     actorType: actor.type,
-    actorId: actor.type === 'api_key' ? actor.apiKeyId : actor.type === 'customer' ? actor.customerId : null,
-    actorUserId: actor.type === 'api_key' ? actor.userId : null,
+    actorId: actor.type === 'api_key' ? actor.apiKeyId : actor.type === 'customer' ? actor.customerId : actor.type === 'user' ? actor.userId : null,
+    actorUserId: actor.type === 'api_key' || actor.type === 'user' ? actor.userId : null,
     occurredAt,
   };
 }

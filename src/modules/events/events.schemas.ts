@@ -37,17 +37,17 @@ export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
 export const isEventType = (value: string): value is EventType => (EVENT_TYPES as readonly string[]).includes(value);
 
-export const ACTOR_TYPES = ['api_key', 'customer', 'system'] as const;
+export const ACTOR_TYPES = ['api_key', 'user', 'customer', 'system'] as const;
 
 export const EventActor = named(
   'EventActor',
   Type.Object(
     {
       type: StringEnum(ACTOR_TYPES, {
-        description: '`api_key`: a request with an API key; `customer`: the customer through the portal; `system`: the command line or the service itself',
+        description: '`api_key`: a request with an API key; `user`: a signed-in agent (a session of the console); `customer`: the customer through the portal; `system`: the command line or the service itself',
       }),
       api_key_id: Nullable(Uuid({ description: 'The key that made the change (type api_key)' })),
-      user_id: Nullable(Uuid({ description: "The key's holder, when it has one (type api_key)" })),
+      user_id: Nullable(Uuid({ description: "The key's holder, when it has one (type api_key), or the signed-in user (type user)" })),
       customer_id: Nullable(Uuid({ description: 'The customer who made the change through the portal (type customer)' })),
     },
     { description: 'Who made the change' },

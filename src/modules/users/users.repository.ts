@@ -3,7 +3,7 @@ import type { UserRow, UsersTable } from '../../db/types.js';
 import { forUpdate, type Executor } from '../../shared/executor.js';
 import { CREATED_ASC, paged, type Page } from '../../shared/pagination.js';
 
-export type UserColumns = Omit<UserRow, 'organization_id' | 'email_normalized'>;
+export type UserColumns = Omit<UserRow, 'organization_id' | 'email_normalized' | 'password_hash'>;
 
 const COLUMNS = ['id', 'email', 'full_name', 'role', 'is_active', 'created_at', 'updated_at'] as const;
 
@@ -68,4 +68,21 @@ export function isDuplicateEmailError(error: unknown): boolean {
   // SQLite names the columns in the message; PostgreSQL (23505) names the index.
   if (e.code === 'SQLITE_CONSTRAINT_UNIQUE') return typeof e.message === 'string' && e.message.includes('email_normalized');
   return e.code === '23505' && e.constraint === 'users_org_email_key';
+}
+
+/** A user who may try to sign in: active, with the password hash to check. */
+export type SignInCandidate = UserColumns & { organization_id: string; password_hash: string | null };
+
+/**
+ * The active users with this normalized email across organizations (or in one), oldest first:
+ * sign-in happens before the organization is known (served by users_email_normalized_idx).
+ */
+export function findSignInCandidates(db: Executor, emailNormalized: string, organizationId?: string): Promise<SignInCandidate[]> {
+  let query = db
+    .selectFrom('users')
+    .select([...COLUMNS, 'organization_id', 'password_hash'])
+    .where('email_normalized', '=', emailNormalized)
+    .where('is_active', '=', 1);
+  if (organizationId !== undefined) query = query.where('organization_id', '=', organizationId);
+  return query.orderBy('created_at').orderBy('id').limit(10).execute();
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Updateable } from 'kysely';
 import { revokeKeysOfHolder } from '../../auth/keys.repository.js';
+import { hashPassword } from '../../auth/passwords.js';
 import type { Store } from '../../db/store.js';
 import type { UsersTable } from '../../db/types.js';
 import { errors } from '../../errors.js';
@@ -10,7 +11,8 @@ import type { Executor } from '../../shared/executor.js';
 import type { Page } from '../../shared/pagination.js';
 import { nowIso, toIso } from '../../shared/time.js';
 import { normalizeEmail } from '../customers/customers.repository.js';
-import { changesBetween, withEvents, type Actor } from '../events/events.log.js';
+import { changesBetween, withEvents, type Actor, type Changes } from '../events/events.log.js';
+import { deleteSessionsOfUser } from '../sessions/sessions.repository.js';
 import {
   insertHeldKeysRevokedEvents,
   insertTicketsUnassignedEvents,
@@ -78,6 +80,7 @@ export async function createUser(deps: UserDeps, organizationId: string, body: C
   const { db } = deps.store;
   const emailNormalized = normalizeEmail(body.email);
   if (await findUserIdByEmail(db, organizationId, emailNormalized)) throw duplicateEmail();
+  const passwordHash = body.password === undefined ? null : await hashPassword(body.password);
   const id = randomUUID();
   const now = creationTimeIso();
   const row = {
@@ -94,7 +97,7 @@ export async function createUser(deps: UserDeps, organizationId: string, body: C
   const user = presentUser(row);
   await guardEmail(() =>
     withEvents(db, organizationId, actor, async (trx, events) => {
-      await insertUser(trx, row);
+      await insertUser(trx, { ...row, password_hash: passwordHash });
       events.add({ type: 'user.created', resourceType: 'user', resourceId: id, object: user, occurredAt: now });
     }),
   );
@@ -109,6 +112,8 @@ export async function updateUser(deps: UserDeps, organizationId: string, id: str
     // Changing only the case of one's own address is allowed; taking another user's is not.
     if (holder !== undefined && holder !== id) throw duplicateEmail();
   }
+  // Hashed before the transaction: scrypt takes tens of milliseconds, no lock need wait for it.
+  const passwordHash = body.password === undefined ? undefined : await hashPassword(body.password);
   return guardEmail(() =>
     withEvents(db, organizationId, actor, async (trx, events) => {
       // Locked until the commit: the event's old values are the ones this change replaces.
@@ -122,16 +127,28 @@ export async function updateUser(deps: UserDeps, organizationId: string, id: str
       if (body.full_name !== undefined && body.full_name !== current.full_name) changes.full_name = body.full_name;
       if (body.role !== undefined && body.role !== current.role) changes.role = body.role;
       if (body.is_active !== undefined && body.is_active !== Boolean(current.is_active)) changes.is_active = body.is_active ? 1 : 0;
+      if (passwordHash !== undefined) changes.password_hash = passwordHash;
       if (Object.keys(changes).length === 0) return presentUser(current);
       const now = nowIso();
       changes.updated_at = now;
       await updateUserRow(trx, organizationId, id, changes);
+      // A new password or a deactivation ends every session of the user (docs/api-behaviour.md, "Signing in").
+      if (passwordHash !== undefined || changes.is_active === 0) await deleteSessionsOfUser(trx, organizationId, id);
       const before = presentUser(current);
       const user = presentUser({ ...current, ...changes });
-      events.add({ type: 'user.updated', resourceType: 'user', resourceId: id, object: user, changes: changesBetween(before, user), occurredAt: now });
+      // The event says that the password changed, never anything of it.
+      const changed: Changes | null = passwordHash === undefined ? changesBetween(before, user) : { ...changesBetween(before, user), password: { changed: true } };
+      events.add({ type: 'user.updated', resourceType: 'user', resourceId: id, object: user, changes: changed, occurredAt: now });
       return user;
     }),
   );
+}
+
+/** Sets the password of the user with this email (the CLI's `users set-password`); ends their sessions. */
+export async function setPasswordByEmail(deps: UserDeps, organizationId: string, email: string, password: string, actor: Actor): Promise<User> {
+  const id = await findUserIdByEmail(deps.store.db, organizationId, normalizeEmail(email));
+  if (id === undefined) throw errors.notFound('User');
+  return updateUser(deps, organizationId, id, { password }, actor);
 }
 
 /**
