@@ -37,7 +37,8 @@ describe('npm start', () => {
     const err = { text: '' };
     npm.stderr.setEncoding('utf8').on('data', (t: string) => (err.text += t));
     npm.stdout.resume();
-    const exited = new Promise<number | null>((resolve) => npm.on('exit', (code) => resolve(code)));
+    // 'close', not 'exit': the server writes to the same pipes, so this waits for its last line too.
+    const exited = new Promise<number | null>((resolve) => npm.on('close', (code) => resolve(code)));
     try {
       const address = (await waitFor(npm.stderr, /listening on http:\/\/[\d.]+:(\d+)/, err, 120_000))[1]!;
       const port = Number(address);
