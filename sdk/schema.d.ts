@@ -334,6 +334,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organization's tags, most used first
+         * @description Each tag with how many tickets carry it; ties by name. A tag no ticket carries any more is not listed.
+         *
+         *     Requires an API key with the scope `tickets:read`.
+         */
+        get: operations["listTags"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tickets/{ticket_id}/comments": {
         parameters: {
             query?: never;
@@ -1080,6 +1102,8 @@ export interface components {
             assigned_team_id?: string | null;
             /** Format: date-time */
             due_date?: string | null;
+            /** @description The ticket's tags. Tags are 1–50 characters of a-z 0-9 _ - : . (upper-case letters are lower-cased); at most 20 per ticket; kept sorted, duplicates dropped */
+            tags?: string[];
         };
         /**
          * @example {
@@ -1372,7 +1396,11 @@ export interface components {
          *         "created_at": "2026-01-31T09:15:02.123Z",
          *         "updated_at": "2026-01-31T10:02:47.512Z",
          *         "resolved_at": null,
-         *         "closed_at": null
+         *         "closed_at": null,
+         *         "tags": [
+         *           "billing",
+         *           "vat"
+         *         ]
          *       },
          *       "changes": {
          *         "status": {
@@ -1562,6 +1590,17 @@ export interface components {
              */
             redis?: "ok" | "unavailable";
         };
+        /**
+         * @example {
+         *       "tag": "billing",
+         *       "ticket_count": 42
+         *     }
+         */
+        TagCount: {
+            tag: string;
+            /** @description How many tickets of the organization carry the tag */
+            ticket_count: number;
+        };
         Team: {
             /** Format: uuid */
             id: string;
@@ -1614,7 +1653,11 @@ export interface components {
          *       "created_at": "2026-01-31T09:15:02.123Z",
          *       "updated_at": "2026-01-31T10:02:47.512Z",
          *       "resolved_at": null,
-         *       "closed_at": null
+         *       "closed_at": null,
+         *       "tags": [
+         *         "billing",
+         *         "vat"
+         *       ]
          *     }
          */
         Ticket: {
@@ -1651,6 +1694,8 @@ export interface components {
             resolved_at: string | null;
             /** Format: date-time */
             closed_at: string | null;
+            /** @description Sorted, lower-case, no duplicates */
+            tags: string[];
         };
         /**
          * @example {
@@ -1766,6 +1811,12 @@ export interface components {
             assigned_team_id?: string | null;
             /** Format: date-time */
             due_date?: string | null;
+            /** @description Replaces all the ticket's tags (not with add_tags or remove_tags). Tags are 1–50 characters of a-z 0-9 _ - : . (upper-case letters are lower-cased); at most 20 per ticket; kept sorted, duplicates dropped */
+            tags?: string[];
+            /** @description Tags to add to the ticket's (those it has stay). Tags are 1–50 characters of a-z 0-9 _ - : . (upper-case letters are lower-cased); at most 20 per ticket; kept sorted, duplicates dropped */
+            add_tags?: string[];
+            /** @description Tags to take off the ticket (a tag it does not have is ignored). Tags are 1–50 characters of a-z 0-9 _ - : . (upper-case letters are lower-cased); at most 20 per ticket; kept sorted, duplicates dropped */
+            remove_tags?: string[];
         };
         /**
          * @example {
@@ -2411,6 +2462,10 @@ export interface operations {
                 search?: string;
                 /** @description Only tickets changed at or after this moment (updated_at >= it): what changed since the last sync */
                 updated_since?: string;
+                /** @description Only tickets carrying every one of these tags: comma-separated (a,b), at most 20 */
+                tag?: string;
+                /** @description Only tickets carrying at least one of these tags: comma-separated (a,b), at most 20 */
+                any_tag?: string;
                 /** @description Page size, 1 to 500 */
                 limit?: number;
                 /** @description Records to skip (same as skip), 0 to 100,000; to reach further, narrow the list with filters */
@@ -3603,6 +3658,49 @@ export interface operations {
             503: components["responses"]["StoreUnavailable"];
         };
     };
+    listTags: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 500 */
+                limit?: number;
+                /** @description Records to skip (same as skip), 0 to 100,000; to reach further, narrow the list with filters */
+                offset?: number;
+                /** @description Records to skip (same as offset), 0 to 100,000; to reach further, narrow the list with filters */
+                skip?: number;
+                /** @description Keyset paging: the opaque cursor from the `Link: <...>; rel="next"` header of the previous page; the page starts right after that page's last item, so items added or removed meanwhile are neither skipped nor repeated. Not with offset/skip. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The next page of the list (`<...>; rel="next"`, its `cursor` filled in), sent when this page is full */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TagCount"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
     listComments: {
         parameters: {
             query?: {
@@ -4626,10 +4724,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer without doing the work again; with another body it is 422; while the first is still running, 409. 1 to 255 visible ASCII characters, e.g. a UUID; a quoted string ("...") names the same key as without quotes.
-                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
-                 */
+                /** @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer without doing the work again; with another body it is 422; while the first is still running, 409. 1 to 255 visible ASCII characters, e.g. a fresh UUID per operation; a quoted string ("...") names the same key as without quotes. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -4647,6 +4742,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this answer is the stored answer of an earlier request with the same Idempotency-Key (a secret it held shown once is null) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {

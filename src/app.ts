@@ -21,6 +21,7 @@ import { eventsRoutes } from './modules/events/events.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { teamsRoutes } from './modules/teams/teams.routes.js';
+import { tagsRoutes } from './modules/tags/tags.routes.js';
 import { handlePageError, isPortalPageUrl } from './modules/portal/portal.pages.js';
 import { portalRoutes } from './modules/portal/portal.routes.js';
 import { ticketsRoutes } from './modules/tickets/tickets.routes.js';
@@ -84,6 +85,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(customersRoutes, deps);
   await app.register(usersRoutes, deps);
   await app.register(teamsRoutes, deps);
+  await app.register(tagsRoutes, deps);
   await app.register(commentsRoutes, deps);
   await app.register(dashboardRoutes, deps);
   await app.register(apiKeysRoutes, deps);

@@ -378,6 +378,12 @@ async function populate(): Promise<void> {
     priority: 'low' as const, category: i % 3 ? 'billing' : null, created_at: now, updated_at: now,
   }));
   for (let i = 0; i < rows.length; i += 500) await t.store.db.insertInto('tickets').values(rows.slice(i, i + 500)).execute();
+  // Tags: 'rare' on one ticket of a thousand, 'common' on every other one.
+  const tagged = rows.flatMap((r, i) => [
+    ...(i % 1000 === 0 ? ['rare'] : []),
+    ...(i % 2 === 0 ? ['common'] : []),
+  ].map((tag) => ({ organization_id: r.organization_id, tag, ticket_number: r.ticket_number, ticket_id: r.id })));
+  for (let i = 0; i < tagged.length; i += 500) await t.store.db.insertInto('ticket_tags').values(tagged.slice(i, i + 500)).execute();
   await t.store.db.executeQuery(CompiledQuery.raw('analyze'));
 }
 
@@ -388,6 +394,56 @@ describe('on an empty store', () => {
 
 describe('with statistics from a populated store (ANALYZE)', () => {
   beforeAll(populate);
+  describe('tag filters', () => {
+    const page = { limit: 25, offset: 0 };
+    const sqliteTagSeek = (alias: string, more = '') => `SEARCH ${alias} USING COVERING INDEX sqlite_autoindex_ticket_tags_1 (organization_id=? AND tag=?${more})`;
+    it('tag= is driven by the first tag\'s rows of ticket_tags, newest first, each ticket fetched by number', async () => {
+      for (const tags of [['rare'], ['common'], ['rare', 'common']]) {
+        const lines = await plan({ tags }, page);
+        const text = lines.join('\n');
+        if (t.store.dialect === 'postgres') {
+          expectPostgresIndexed(lines);
+          expect(lines[1]).toMatch(/^\s+->\s+(Nested Loop|Merge Join)/);
+          expect(text).toMatch(/Index Only Scan Backward using ticket_tags_pkey on ticket_tags tt\n\s+Index Cond: \(\(organization_id = '[^']*'::text\) AND \(tag = /);
+          expect(text).not.toMatch(/\bSort\b/);
+          if (tags.length > 1) expect(text).toMatch(/Index Only Scan using ticket_tags_pkey on ticket_tags\n\s+Index Cond: .*\(tag = 'common'::text\) AND \(ticket_number = tickets.ticket_number\)/);
+        } else {
+          expect(lines[0], text).toBe(sqliteTagSeek('tt'));
+          expect(lines[1], text).toBe('SEARCH tickets USING INDEX tickets_org_number_key (organization_id=? AND ticket_number=?)');
+          if (tags.length > 1) expect(lines, text).toContain(sqliteTagSeek('ticket_tags', ' AND ticket_number=?'));
+          expectNoScan(lines);
+          expect(lines, text).not.toContain('USE TEMP B-TREE FOR ORDER BY');
+        }
+      }
+    });
+    it('a cursor page of tag= starts in ticket_tags after the cursor', async () => {
+      const lines = await plan({ tags: ['common'] }, { limit: 25, offset: 0, after: [5000] });
+      const text = lines.join('\n');
+      if (t.store.dialect === 'postgres') {
+        expectPostgresIndexed(lines);
+        expect(text).toMatch(/on ticket_tags tt\n\s+Index Cond: \(\(organization_id = '[^']*'::text\) AND \(tag = 'common'::text\) AND \(ticket_number < /);
+      } else {
+        expect(lines[0], text).toBe(sqliteTagSeek('tt', ' AND ticket_number<?'));
+        expect(lines, text).not.toContain('USE TEMP B-TREE FOR ORDER BY');
+      }
+    });
+    it('any_tag= walks the tickets newest first, each checked by a seek of ticket_tags; one tag drives like tag=', async () => {
+      const lines = await plan({ anyTags: ['rare', 'common'] }, page);
+      const text = lines.join('\n');
+      if (t.store.dialect === 'postgres') {
+        expectPostgresIndexed(lines);
+        expect(walksNewestFirst(lines), text).toBe(true);
+        expect(text).toMatch(/using ticket_tags_pkey on ticket_tags\n\s+Index Cond: .*\(tag = ANY .*\(ticket_number = tickets.ticket_number\)/);
+      } else {
+        expect(lines, text).toContain('SEARCH tickets USING INDEX tickets_org_number_key (organization_id=?)');
+        expect(lines, text).toContain(sqliteTagSeek('ticket_tags', ' AND ticket_number=?'));
+        expectNoScan(lines);
+        expect(lines, text).not.toContain('USE TEMP B-TREE FOR ORDER BY');
+      }
+      const one = (await plan({ anyTags: ['rare'] }, page)).join('\n');
+      expect(one).toMatch(t.store.dialect === 'postgres' ? /Index Only Scan Backward using ticket_tags_pkey/ : /^SEARCH tt USING COVERING INDEX/);
+    });
+  });
   if (TEST_STORE === 'postgres') {
     checkAllPostgres(true);
     checkScanFirstPostgres();

@@ -34,6 +34,9 @@ async function snapshot(t: Pick<TestApp, 'request'>, key: string): Promise<Recor
   // The change feed (same events, same cursors) and the webhook endpoints move too.
   out.events = await get('/v1/events?limit=1000');
   out.webhooks = await get('/v1/webhooks');
+  // Tags move with their tickets, counts and filters included.
+  out.tags = await get('/v1/tags');
+  out.tagged = await get('/v1/tickets?tag=billing');
   for (const list of ['/v1/users', '/v1/teams', '/v1/customers', '/v1/tickets']) {
     const items = (await get(`${list}?limit=100`)) as Array<{ id: string }>;
     out[list] = items;
@@ -143,6 +146,7 @@ describe('ticketing export / import', () => {
       category: 'billing',
       assigned_user_id: agent.id,
       assigned_team_id: team.id,
+      tags: ['vat', 'billing'],
     });
     await req('PATCH', `/v1/tickets/${first.id}`, { status: 'resolved', due_date: '2030-01-31T09:15:02.123Z' });
     const second = await req('POST', '/v1/tickets', {
@@ -151,7 +155,7 @@ describe('ticketing export / import', () => {
       subject: 'Cannot log in',
       description: 'Password reset mail never arrives',
     });
-    await req('PATCH', `/v1/tickets/${second.id}`, { status: 'closed' });
+    await req('PATCH', `/v1/tickets/${second.id}`, { status: 'closed', add_tags: ['billing', 'login'] });
     const gone = await createTicket(source);
     await req('DELETE', `/v1/tickets/${gone}`);
     await req('POST', '/v1/tickets', { customer_name: 'Bob', customer_email: 'bob@example.com', subject: 'Third', description: 'Open one' });
@@ -202,10 +206,12 @@ describe('ticketing export / import', () => {
     expect(lines[0]).toMatchObject({ format: 'ticketing-export', version: 1, organization_id: source.org.id });
     expect(lines.at(-1)).toEqual({
       type: 'end',
-      counts: { organizations: 1, users: 2, customers: 2, teams: 2, team_members: 2, tickets: 3, comments: 2, attachments: 3, api_keys: 2,
-        events: 20, event_counters: 1, webhook_endpoints: 1, webhook_deliveries: 0, files: 3 },
+      counts: { organizations: 1, users: 2, customers: 2, teams: 2, team_members: 2, tickets: 3, ticket_tags: 4, tag_counts: 3, comments: 2,
+        attachments: 3, api_keys: 2, events: 20, event_counters: 1, webhook_endpoints: 1, webhook_deliveries: 0, files: 3 },
     });
     expect(readFileSync(exportFile, 'utf8')).not.toContain('Other org secret');
+    expect(before.tags).toEqual([{ tag: 'billing', ticket_count: 2 }, { tag: 'login', ticket_count: 1 }, { tag: 'vat', ticket_count: 1 }]);
+    expect(before.tagged).toHaveLength(2);
     // Key hashes travel, plain keys never do.
     expect(readFileSync(exportFile, 'utf8')).not.toContain(source.org.adminKey);
   });

@@ -114,6 +114,23 @@ export interface TicketsTable {
   updated_at: Timestamp;
   resolved_at: NullableTimestamp;
   closed_at: NullableTimestamp;
+  /** The ticket's tags, sorted, as a JSON array; `ticket_tags` holds the same, one row each. */
+  tags: Generated<string>;
+}
+
+/** One tag of one ticket (docs/api-behaviour.md, Tags). */
+export interface TicketTagsTable {
+  organization_id: string;
+  tag: string;
+  ticket_number: number;
+  ticket_id: string;
+}
+
+/** How many tickets of an organization carry a tag; a row goes when its count reaches 0. */
+export interface TagCountsTable {
+  organization_id: string;
+  tag: string;
+  ticket_count: number;
 }
 
 export interface CommentsTable {
@@ -277,6 +294,8 @@ export interface Database {
   teams: TeamsTable;
   team_members: TeamMembersTable;
   tickets: TicketsTable;
+  ticket_tags: TicketTagsTable;
+  tag_counts: TagCountsTable;
   comments: CommentsTable;
   attachments: AttachmentsTable;
   attachment_blobs: AttachmentBlobsTable;

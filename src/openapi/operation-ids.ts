@@ -24,6 +24,7 @@ export const OPERATION_IDS: Record<string, string> = {
   'GET /v1/users/{user_id}': 'getUser',
   'PATCH /v1/users/{user_id}': 'updateUser',
   'DELETE /v1/users/{user_id}': 'deleteUser',
+  'GET /v1/tags': 'listTags',
   'GET /v1/teams': 'listTeams',
   'POST /v1/teams': 'createTeam',
   'GET /v1/teams/{team_id}': 'getTeam',

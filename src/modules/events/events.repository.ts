@@ -152,6 +152,7 @@ function ticketObject(dialect: DialectName, replaced: Record<string, RawBuilder<
     ['updated_at', c('updated_at')],
     ['resolved_at', c('resolved_at')],
     ['closed_at', c('closed_at')],
+    ['tags', dialect === 'postgres' ? sql`cast(t.tags as json)` : sql`json(t.tags)`],
   ]);
 }
 

@@ -42,6 +42,11 @@ function scrubEvent(row: Record<string, unknown>): void {
   row.data = JSON.stringify(withoutSecrets(row.resource_type, data));
 }
 
+/** A ticket exported before tickets had tags has none (as migration 0022 gave stored tickets). */
+function untaggedTicket(row: Record<string, unknown>): void {
+  row.tags ??= '[]';
+}
+
 export type TransferTableName = Exclude<keyof Database, 'organizations'>;
 
 const text = 'text' as const;
@@ -131,8 +136,14 @@ export const TRANSFER_TABLES: readonly TransferTable[] = [
       updated_at: timestamp,
       resolved_at: timestamp,
       closed_at: timestamp,
+      tags: text,
     },
+    optional: ['tags'],
+    upgrade: untaggedTicket,
   },
+  // A ticket's tags, one row each, and the organization's counts of them (docs/api-behaviour.md, Tags).
+  { table: 'ticket_tags', key: ['ticket_id', 'tag'], columns: { organization_id: text, tag: text, ticket_number: integer, ticket_id: text } },
+  { table: 'tag_counts', key: ['tag'], columns: { organization_id: text, tag: text, ticket_count: integer } },
   {
     table: 'comments',
     key: ['id'],

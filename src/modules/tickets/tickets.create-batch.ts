@@ -42,6 +42,8 @@ const creators = new WeakMap<Kysely<Database>, { stats: TurnBatchStats; queues: 
 
 /** createTicket (tickets.service.ts), committed with the other creates of its turn. */
 export async function createTicketInGroup(deps: TicketDeps, organizationId: string, body: CreateTicketBody, actor: Actor): Promise<Ticket> {
+  // A create with tags takes the plain path: the group writers write tickets without any.
+  if (body.tags !== undefined && body.tags.length > 0) return createTicket(deps, organizationId, body, actor);
   await checkAssignees(deps.store.db, organizationId, body);
   return queueOf(deps, organizationId).submit({ organizationId, body, actor });
 }

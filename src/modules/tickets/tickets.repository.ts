@@ -1,4 +1,4 @@
-import type { Insertable, SelectQueryBuilder, Updateable } from 'kysely';
+import { sql, type ExpressionBuilder, type Insertable, type SelectQueryBuilder, type Updateable } from 'kysely';
 import { preparedQuery } from '../../db/prepared.js';
 import { UNINDEXED_TERM_WINDOW, type SearchTerm, type TicketSearch } from '../../search/search.js';
 import { searchTicketsQuery } from '../../search/tickets.search-query.js';
@@ -12,7 +12,7 @@ export type TicketColumns = Omit<TicketRow, 'seq'>;
 export const TICKET_COLUMNS = [
   'id', 'organization_id', 'ticket_number', 'tracking_token', 'customer_id', 'subject', 'description', 'status',
   'priority', 'category', 'assigned_user_id', 'assigned_team_id', 'due_date', 'created_at', 'updated_at',
-  'resolved_at', 'closed_at',
+  'resolved_at', 'closed_at', 'tags',
 ] as const;
 const COLUMNS = TICKET_COLUMNS;
 
@@ -30,6 +30,10 @@ export interface TicketFilters {
   search?: SearchTerm | undefined;
   /** ISO 8601 UTC: tickets whose `updated_at` is at or after it (tickets_org_updated_at_idx). */
   updatedSince?: string | undefined;
+  /** Tickets carrying every one of these tags (ticket_tags_pkey); the first drives the query, so put the rarest first. */
+  tags?: string[] | undefined;
+  /** Tickets carrying at least one of these tags (ticket_tags_pkey). */
+  anyTags?: string[] | undefined;
 }
 
 /** Newest first: the ticket number is unique in the organization and never changes. */
@@ -62,6 +66,19 @@ export function findTicketForUpdate(trx: Executor, organizationId: string, id: s
   return forUpdate(trx, query).executeTakeFirst();
 }
 
+/** The ticket carries one of `tags`: a seek of ticket_tags_pkey (organization, tag, number) per tag. */
+function taggedWith(organizationId: string, tags: string[]) {
+  return (eb: ExpressionBuilder<Database, 'tickets'>) =>
+    eb.exists(
+      eb
+        .selectFrom('ticket_tags')
+        .select(sql.lit(1).as('one'))
+        .where('ticket_tags.organization_id', '=', organizationId)
+        .where('ticket_tags.tag', 'in', tags)
+        .whereRef('ticket_tags.ticket_number', '=', 'tickets.ticket_number'),
+    );
+}
+
 /**
  * The list filters other than search, and the cursor's start (a page read by `cursor` starts after
  * its ticket number), on a query that has `tickets` in scope.
@@ -76,6 +93,8 @@ function withFilters<O>(query: SelectQueryBuilder<Database, 'tickets', O>, organ
   if (filters.category !== undefined) q = q.where('tickets.category', '=', filters.category);
   if (filters.unassigned !== undefined) q = q.where('tickets.assigned_user_id', filters.unassigned ? 'is' : 'is not', null);
   if (filters.updatedSince !== undefined) q = q.where('tickets.updated_at', '>=', filters.updatedSince);
+  for (const tag of filters.tags ?? []) q = q.where(taggedWith(organizationId, [tag]));
+  if (filters.anyTags) q = q.where(taggedWith(organizationId, filters.anyTags));
   if (page?.after) q = q.where(afterCursor(page.after, TICKET_ORDER));
   return q;
 }
@@ -97,9 +116,37 @@ export function listTicketsQuery(
     const filtered = <O>(query: SelectQueryBuilder<Database, 'tickets', O>) => withFilters(query, organizationId, filters, page);
     return searchTicketsQuery(db, search, organizationId, term, page, { filtered, columns: COLUMNS, qualified: QUALIFIED });
   }
+  // One tag of any_tag is that tag: its rows can drive the query too.
+  if (!filters.tags?.length && filters.anyTags?.length === 1) filters = { ...filters, tags: filters.anyTags, anyTags: undefined };
+  if (filters.tags?.length) return taggedTicketsQuery(db, organizationId, filters, page);
   return withFilters(db.selectFrom('tickets'), organizationId, filters, page)
     .select(COLUMNS)
     .orderBy('tickets.ticket_number', 'desc')
+    .limit(page.limit)
+    .offset(page.offset);
+}
+
+/** A tag filter's order: its ticket_tags rows' numbers, which are the tickets'. */
+const TAG_ROW_ORDER: SortKey<{ ticket_number: number }> = { ...TICKET_ORDER, columns: ['tt.ticket_number'] };
+
+/**
+ * A page of the tickets carrying `filters.tags`: the first tag's rows of ticket_tags_pkey, read
+ * newest first from the cursor on, drive the query (each ticket fetched by its number); the other
+ * tags and filters are checked on the way, and the read stops at the page's end.
+ */
+function taggedTicketsQuery(db: Executor, organizationId: string, filters: TicketFilters, page: Page) {
+  const [first, ...others] = filters.tags!;
+  let driver = db
+    .selectFrom('ticket_tags as tt')
+    .innerJoin('tickets', (join) => join.onRef('tickets.organization_id', '=', 'tt.organization_id').onRef('tickets.ticket_number', '=', 'tt.ticket_number'))
+    .where('tt.organization_id', '=', organizationId)
+    .where('tt.tag', '=', first!);
+  if (page.after) driver = driver.where(afterCursor(page.after, TAG_ROW_ORDER));
+  // Seen as a query of tickets for the other filters: their conditions name only tickets' columns.
+  const tickets = driver as unknown as SelectQueryBuilder<Database, 'tickets', object>;
+  return withFilters(tickets, organizationId, { ...filters, tags: others }, page)
+    .select(QUALIFIED)
+    .orderBy(sql.ref('tt.ticket_number'), 'desc')
     .limit(page.limit)
     .offset(page.offset);
 }

@@ -15,6 +15,7 @@ import { findCustomerByEmail, insertCustomerUnlessExists, normalizeEmail } from 
 import { presentNewCustomer } from '../customers/customers.service.js';
 import { changesBetween, withEvents, type Actor, type EventLog } from '../events/events.log.js';
 import { takeNextTicketNumber } from '../organizations/organizations.repository.js';
+import { forgetTags, normalizeTags, rarestFirst, tagsAfter, tagsOfQuery, tagsOfRow, writeTicketTags } from '../tags/tags.service.js';
 import { teamExists } from '../teams/teams.repository.js';
 import { userExists } from '../users/users.repository.js';
 import type { CreateTicketBody, ListTicketsQuery, Ticket, UpdateTicketBody } from './tickets.schemas.js';
@@ -57,6 +58,7 @@ export function presentTicket(row: TicketColumns): Ticket {
     updated_at: toIso(row.updated_at),
     resolved_at: toIsoOrNull(row.resolved_at),
     closed_at: toIsoOrNull(row.closed_at),
+    tags: tagsOfRow(row),
   };
 }
 
@@ -86,6 +88,7 @@ export async function checkAssignees(
  * (case-insensitively; an existing name is kept), with their events, in one transaction.
  */
 export async function createTicket(deps: TicketDeps, organizationId: string, body: CreateTicketBody, actor: Actor): Promise<Ticket> {
+  const tags = normalizeTags(body.tags ?? [], 'body.tags');
   await checkAssignees(deps.store.db, organizationId, body);
   return withEvents(deps.store.db, organizationId, actor, async (trx, events) => {
     const now = nowIso();
@@ -93,8 +96,9 @@ export async function createTicket(deps: TicketDeps, organizationId: string, bod
     // it can be made stale by another process's commit (which would fail the write SQLITE_BUSY).
     const ticketNumber = await takeNextTicketNumber(trx, organizationId);
     const customerId = await findOrCreateCustomer(trx, organizationId, body, events, now);
-    const row = newTicketRow(organizationId, ticketNumber, customerId, body, now);
+    const row = newTicketRow(organizationId, ticketNumber, customerId, body, now, tags);
     await insertTicket(trx, row);
+    await writeTicketTags(trx, organizationId, row, [], tags);
     const ticket = presentTicket(row);
     events.add({ type: 'ticket.created', resourceType: 'ticket', resourceId: ticket.id, ticketId: ticket.id, object: ticket, occurredAt: now });
     return ticket;
@@ -128,7 +132,8 @@ export function newCustomerRow(organizationId: string, body: CreateTicketBody, n
   };
 }
 
-export function newTicketRow(organizationId: string, ticketNumber: number, customerId: string, body: CreateTicketBody, now: string) {
+/** A new ticket's row; `tags` as normalizeTags gives them (the create fast path takes only creates without). */
+export function newTicketRow(organizationId: string, ticketNumber: number, customerId: string, body: CreateTicketBody, now: string, tags: string[] = []) {
   return {
     id: randomUUID(),
     organization_id: organizationId,
@@ -148,6 +153,7 @@ export function newTicketRow(organizationId: string, ticketNumber: number, custo
     updated_at: now,
     resolved_at: null,
     closed_at: null,
+    tags: JSON.stringify(tags),
   };
 }
 
@@ -173,6 +179,8 @@ export async function listTickets(deps: TicketDeps, organizationId: string, quer
     category: query.category,
     unassigned: query.unassigned,
     updatedSince: query.updated_since === undefined ? undefined : toIso(query.updated_since),
+    tags: await rarestFirst(deps.store.db, organizationId, tagsOfQuery(query.tag, 'query.tag')),
+    anyTags: tagsOfQuery(query.any_tag, 'query.any_tag'),
   };
   if (query.search === undefined) return (await listTicketRows(deps.store.db, deps.store.search, organizationId, filters, page)).map(presentTicket);
   const text = query.search;
@@ -235,9 +243,13 @@ export async function updateTicket(
       changes.status = body.status;
       Object.assign(changes, statusTimestamps(current.status, body.status, now));
     }
+    const tagsBefore = tagsOfRow(current);
+    const tags = tagsAfter(tagsBefore, body);
+    if (tags !== undefined && JSON.stringify(tags) !== current.tags) changes.tags = JSON.stringify(tags);
     if (Object.keys(changes).length === 0) return presentTicket(current);
     changes.updated_at = now;
     await updateTicketRow(trx, organizationId, id, changes);
+    if (tags !== undefined) await writeTicketTags(trx, organizationId, current, tagsBefore, tags);
     return recordTicketUpdate(events, current, changes, now);
   });
 }
@@ -273,6 +285,8 @@ export async function deleteTicket(deps: TicketDeps, organizationId: string, id:
     if (!current) throw errors.notFound('Ticket');
     assertIfMatch(ifMatch, presentTicket(current), 'The ticket');
     const ids = await attachmentIdsOfTickets(trx, organizationId, [id]);
+    // Its tag rows go with it (cascade); the organization's counts are taken down here.
+    await forgetTags(trx, organizationId, new Map(tagsOfRow(current).map((tag) => [tag, 1])));
     if (!(await deleteTicketRow(trx, organizationId, id))) throw errors.notFound('Ticket');
     // One event: the ticket's comments and attachments go with it and have none of their own.
     events.add({ type: 'ticket.deleted', resourceType: 'ticket', resourceId: id, ticketId: id, object: presentTicket(current) });
