@@ -76,6 +76,10 @@ describe('ticketing seed', () => {
       }
       expect(comments).toBeGreaterThan(20);
       expect(attachments).toBeGreaterThan(0);
+      // Some tickets carry tags, counted by GET /v1/tags.
+      const tags = await api.get<{ tag: string; ticket_count: number }[]>('/v1/tags');
+      expect(tags.length).toBeGreaterThan(0);
+      expect(tags.reduce((sum, t) => sum + t.ticket_count, 0)).toBeGreaterThan(5);
       // Through the services: every change is in the event feed, like any client's.
       const feed = await api.get<{ events: { type: string }[] }>('/v1/events?types=ticket.created&limit=100');
       expect(feed.events).toHaveLength(40);

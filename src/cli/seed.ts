@@ -76,6 +76,7 @@ const COMMENTS = [
 ];
 const STATUSES = ['new', 'open', 'pending', 'resolved', 'closed'] as const;
 const PRIORITIES = ['low', 'medium', 'medium', 'high', 'urgent'] as const;
+const TAGS = ['vip', 'refund', 'bug', 'mobile', 'follow-up', 'region:emea'] as const;
 /** A 1×1 transparent PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
@@ -207,6 +208,8 @@ async function fill(app: FastifyInstance, key: string, count: number): Promise<S
     const assigned = rand() < 0.75;
     const agentIndex = Math.floor(rand() * AGENTS.length);
     const due = rand() < 0.3 ? new Date(Date.now() + Math.floor((rand() * 14 - 3) * 86_400_000)).toISOString() : undefined;
+    // Half the tickets get one or two tags (a duplicate pick is dropped by the API).
+    const tags = rand() < 0.5 ? [pick(TAGS), ...(rand() < 0.4 ? [pick(TAGS)] : [])] : [];
     const ticket = (await call<{ id: string }>('POST', '/v1/tickets', {
       customer_name: name,
       customer_email: emailOf(name),
@@ -216,6 +219,7 @@ async function fill(app: FastifyInstance, key: string, count: number): Promise<S
       priority: pick(PRIORITIES),
       ...(assigned ? { assigned_user_id: agents[agentIndex], assigned_team_id: teams[teamIndex] } : {}),
       ...(due ? { due_date: due } : {}),
+      ...(tags.length > 0 ? { tags } : {}),
     }))!;
 
     const status = STATUSES[Math.min(STATUSES.length - 1, Math.floor(rand() * 5))]!;
