@@ -358,6 +358,7 @@ function checkScanFirstPostgres(): void {
 }
 
 const TICKETS = 10_000;
+const FIELD_ID = randomUUID();
 const CUSTOMERS = 2_000;
 
 async function populate(): Promise<void> {
@@ -384,6 +385,18 @@ async function populate(): Promise<void> {
     ...(i % 2 === 0 ? ['common'] : []),
   ].map((tag) => ({ organization_id: r.organization_id, tag, ticket_number: r.ticket_number, ticket_id: r.id })));
   for (let i = 0; i < tagged.length; i += 500) await t.store.db.insertInto('ticket_tags').values(tagged.slice(i, i + 500)).execute();
+  // A custom field with a text value on one ticket of three and a number on every other one.
+  await t.store.db
+    .insertInto('ticket_fields')
+    .values({ id: FIELD_ID, organization_id: t.org.id, key: 'plan', label: 'Plan', type: 'text', options: null, required: 0, created_at: now, updated_at: now })
+    .execute();
+  const values = rows.flatMap((r, i) =>
+    r.organization_id !== t.org.id ? [] : [
+      ...(i % 3 === 0 ? [{ value_text: 'pro', value_number: null }] : []),
+      ...(i % 2 === 0 ? [{ value_text: null, value_number: i % 7 }] : []),
+    ].map((v) => ({ id: randomUUID(), organization_id: r.organization_id, field_id: FIELD_ID, ticket_id: r.id, ticket_number: r.ticket_number, ...v })),
+  );
+  for (let i = 0; i < values.length; i += 500) await t.store.db.insertInto('ticket_field_values').values(values.slice(i, i + 500)).execute();
   await t.store.db.executeQuery(CompiledQuery.raw('analyze'));
 }
 
@@ -394,6 +407,25 @@ describe('on an empty store', () => {
 
 describe('with statistics from a populated store (ANALYZE)', () => {
   beforeAll(populate);
+  it('custom_fields[<key>]= walks the tickets newest first, each checked in the value index of its type', async () => {
+    for (const [value, index] of [[{ text: 'pro' }, 'ticket_field_values_text_idx'], [{ number: 3 }, 'ticket_field_values_number_idx']] as const) {
+      const lines = await plan({ customFields: [{ fieldId: FIELD_ID, value }] }, { limit: 25, offset: 0 });
+      const text = lines.join('\n');
+      if (t.store.dialect === 'postgres') {
+        expectPostgresIndexed(lines);
+        // Newest first from the ticket index, without a sort; the values from their index (seeks, or
+        // one backward read of the value's range merged with the tickets when the value is common).
+        expect(walksNewestFirst(lines), text).toBe(true);
+        expect(text).toMatch(new RegExp(`using ${index} on ticket_field_values\\n\\s+Index Cond: .*\\(field_id = `));
+      } else {
+        expect(lines, text).toContain('SEARCH tickets USING INDEX tickets_org_number_key (organization_id=?)');
+        const column = 'text' in value ? 'value_text' : 'value_number';
+        expect(lines, text).toContain(`SEARCH ticket_field_values USING COVERING INDEX ${index} (organization_id=? AND field_id=? AND ${column}=? AND ticket_number=?)`);
+        expectNoScan(lines);
+        expect(lines, text).not.toContain('USE TEMP B-TREE FOR ORDER BY');
+      }
+    }
+  });
   describe('tag filters', () => {
     const page = { limit: 25, offset: 0 };
     const sqliteTagSeek = (alias: string, more = '') => `SEARCH ${alias} USING COVERING INDEX sqlite_autoindex_ticket_tags_1 (organization_id=? AND tag=?${more})`;

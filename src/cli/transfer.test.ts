@@ -37,6 +37,9 @@ async function snapshot(t: Pick<TestApp, 'request'>, key: string): Promise<Recor
   // Tags move with their tickets, counts and filters included.
   out.tags = await get('/v1/tags');
   out.tagged = await get('/v1/tickets?tag=billing');
+  // Custom fields too: the definitions, and their values filtered through the value index.
+  out.fields = await get('/v1/ticket-fields');
+  out.byField = await get('/v1/tickets?custom_fields[seats]=2.5');
   for (const list of ['/v1/users', '/v1/teams', '/v1/customers', '/v1/tickets']) {
     const items = (await get(`${list}?limit=100`)) as Array<{ id: string }>;
     out[list] = items;
@@ -137,7 +140,10 @@ describe('ticketing export / import', () => {
       social_github: 'https://github.com/ada',
       notes: 'Prefers email — and ünïcödé',
     });
+    await req('POST', '/v1/ticket-fields', { key: 'plan', label: 'Plan', type: 'dropdown', options: ['free', 'pro'] });
+    await req('POST', '/v1/ticket-fields', { key: 'seats', label: 'Seats', type: 'number' });
     const first = await req('POST', '/v1/tickets', {
+      custom_fields: { plan: 'pro', seats: 2.5 },
       customer_name: 'Ada Lovelace',
       customer_email: 'ada@example.com',
       subject: 'Invoice shows the wrong total',
@@ -206,12 +212,15 @@ describe('ticketing export / import', () => {
     expect(lines[0]).toMatchObject({ format: 'ticketing-export', version: 1, organization_id: source.org.id });
     expect(lines.at(-1)).toEqual({
       type: 'end',
-      counts: { organizations: 1, users: 2, customers: 2, teams: 2, team_members: 2, tickets: 3, ticket_tags: 4, tag_counts: 3, comments: 2,
+      counts: { organizations: 1, users: 2, customers: 2, teams: 2, team_members: 2, tickets: 3, ticket_tags: 4, tag_counts: 3, ticket_fields: 2,
+        ticket_field_values: 2, comments: 2,
         attachments: 3, api_keys: 2, events: 20, event_counters: 1, webhook_endpoints: 1, webhook_deliveries: 0, files: 3 },
     });
     expect(readFileSync(exportFile, 'utf8')).not.toContain('Other org secret');
     expect(before.tags).toEqual([{ tag: 'billing', ticket_count: 2 }, { tag: 'login', ticket_count: 1 }, { tag: 'vat', ticket_count: 1 }]);
     expect(before.tagged).toHaveLength(2);
+    expect(before.fields).toHaveLength(2);
+    expect(before.byField).toHaveLength(1);
     // Key hashes travel, plain keys never do.
     expect(readFileSync(exportFile, 'utf8')).not.toContain(source.org.adminKey);
   });

@@ -31,6 +31,7 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Customers', description: 'The people who open tickets' },
   { name: 'Teams', description: 'Groups of agents; a ticket can be assigned to one team' },
   { name: 'Tags', description: "The organization's ticket tags with how many tickets carry each" },
+  { name: 'Custom fields', description: 'Fields an organization defines for its tickets (custom_fields on a ticket)' },
   { name: 'Users', description: 'Agents, who work on tickets' },
   { name: 'Dashboard', description: 'Ticket counts and timings for an overview' },
   { name: 'Events', description: 'The change feed: every change to tickets, comments, customers and the rest, in order' },

@@ -12,7 +12,7 @@ export type TicketColumns = Omit<TicketRow, 'seq'>;
 export const TICKET_COLUMNS = [
   'id', 'organization_id', 'ticket_number', 'tracking_token', 'customer_id', 'subject', 'description', 'status',
   'priority', 'category', 'assigned_user_id', 'assigned_team_id', 'due_date', 'created_at', 'updated_at',
-  'resolved_at', 'closed_at', 'tags',
+  'resolved_at', 'closed_at', 'tags', 'custom_fields',
 ] as const;
 const COLUMNS = TICKET_COLUMNS;
 
@@ -34,6 +34,8 @@ export interface TicketFilters {
   tags?: string[] | undefined;
   /** Tickets carrying at least one of these tags (ticket_tags_pkey). */
   anyTags?: string[] | undefined;
+  /** Tickets whose custom field has the value (ticket_field_values_text_idx / _number_idx); a multiselect's any option. */
+  customFields?: Array<{ fieldId: string; value: { text: string } | { number: number } }> | undefined;
 }
 
 /** Newest first: the ticket number is unique in the organization and never changes. */
@@ -79,6 +81,19 @@ function taggedWith(organizationId: string, tags: string[]) {
     );
 }
 
+/** The ticket has this value of the field: a seek of the field's value index. */
+function withFieldValue(organizationId: string, fieldId: string, value: { text: string } | { number: number }) {
+  return (eb: ExpressionBuilder<Database, 'tickets'>) => {
+    let values = eb
+      .selectFrom('ticket_field_values')
+      .select(sql.lit(1).as('one'))
+      .where('ticket_field_values.organization_id', '=', organizationId)
+      .where('ticket_field_values.field_id', '=', fieldId);
+    values = 'number' in value ? values.where('ticket_field_values.value_number', '=', value.number) : values.where('ticket_field_values.value_text', '=', value.text);
+    return eb.exists(values.whereRef('ticket_field_values.ticket_number', '=', 'tickets.ticket_number'));
+  };
+}
+
 /**
  * The list filters other than search, and the cursor's start (a page read by `cursor` starts after
  * its ticket number), on a query that has `tickets` in scope.
@@ -95,6 +110,7 @@ function withFilters<O>(query: SelectQueryBuilder<Database, 'tickets', O>, organ
   if (filters.updatedSince !== undefined) q = q.where('tickets.updated_at', '>=', filters.updatedSince);
   for (const tag of filters.tags ?? []) q = q.where(taggedWith(organizationId, [tag]));
   if (filters.anyTags) q = q.where(taggedWith(organizationId, filters.anyTags));
+  for (const { fieldId, value } of filters.customFields ?? []) q = q.where(withFieldValue(organizationId, fieldId, value));
   if (page?.after) q = q.where(afterCursor(page.after, TICKET_ORDER));
   return q;
 }

@@ -1,7 +1,11 @@
 import { Type, type Static } from 'typebox';
 import { MAX_SEARCH_TERM_LENGTH, UNINDEXED_TERM_WINDOW } from '../../search/search.js';
+import { CustomFieldsInput, TicketCustomFields } from '../ticket-fields/ticket-fields.schemas.js';
 import { TagList, TagQuery, TicketTags } from '../tags/tags.schemas.js';
 import { DateTime, named, Nullable, pageQuery, StringEnum, Uuid } from '../../shared/schemas.js';
+
+/** A custom field filter's parameter name, `custom_fields[<key>]`. */
+export const CUSTOM_FIELD_PARAMETER = /^custom_fields\[([a-z][a-z0-9_]{0,49})\]$/;
 
 export const TICKET_STATUSES = ['new', 'open', 'pending', 'resolved', 'closed'] as const;
 export const TICKET_PRIORITIES = ['low', 'medium', 'high', 'urgent'] as const;
@@ -33,6 +37,7 @@ export const TICKET_EXAMPLE = {
   resolved_at: null,
   closed_at: null,
   tags: ['billing', 'vat'],
+  custom_fields: { plan: 'pro', seats: 12 },
 };
 
 export const Ticket = named(
@@ -63,6 +68,7 @@ export const Ticket = named(
       resolved_at: Nullable(DateTime()),
       closed_at: Nullable(DateTime()),
       tags: TicketTags,
+      custom_fields: TicketCustomFields,
     },
     { examples: [TICKET_EXAMPLE] },
   ),
@@ -83,6 +89,7 @@ export const CreateTicketBody = Type.Object(
     assigned_team_id: Type.Optional(Nullable(Uuid())),
     due_date: Type.Optional(Nullable(DateTime())),
     tags: Type.Optional(TagList("The ticket's tags")),
+    custom_fields: Type.Optional(CustomFieldsInput),
   },
   { additionalProperties: false, examples: [{ customer_name: 'Ada Lovelace', customer_email: 'ada@example.com', subject: 'Cannot download my invoice', description: 'The invoice page shows an error since this morning.', priority: 'high', category: 'billing' }] },
 );
@@ -101,6 +108,7 @@ export const UpdateTicketBody = Type.Object(
     tags: Type.Optional(TagList('Replaces all the ticket\'s tags (not with add_tags or remove_tags)')),
     add_tags: Type.Optional(TagList('Tags to add to the ticket\'s (those it has stay)')),
     remove_tags: Type.Optional(TagList('Tags to take off the ticket (a tag it does not have is ignored)')),
+    custom_fields: Type.Optional(CustomFieldsInput),
   },
   { additionalProperties: false, examples: [{ status: 'pending', priority: 'urgent' }] },
 );
@@ -132,6 +140,11 @@ export const ListTicketsQuery = Type.Object(
     any_tag: Type.Optional(TagQuery('Only tickets carrying at least one of these tags')),
     ...pageQuery(100, 500),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    // `custom_fields[<key>]=<value>` arrives as a parameter of that name (the query parser does not
+    // nest brackets): every such name is allowed here and checked against the definitions by the service.
+    patternProperties: { [CUSTOM_FIELD_PARAMETER.source]: Type.String({ maxLength: 10_000 }) },
+  },
 );
 export type ListTicketsQuery = Static<typeof ListTicketsQuery>;

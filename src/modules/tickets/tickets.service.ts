@@ -16,9 +16,12 @@ import { presentNewCustomer } from '../customers/customers.service.js';
 import { changesBetween, withEvents, type Actor, type EventLog } from '../events/events.log.js';
 import { takeNextTicketNumber } from '../organizations/organizations.repository.js';
 import { forgetTags, normalizeTags, rarestFirst, tagsAfter, tagsOfQuery, tagsOfRow, writeTicketTags } from '../tags/tags.service.js';
+import { ticketFieldsByKey } from '../ticket-fields/ticket-fields.repository.js';
+import { writeTicketFieldValues } from '../ticket-fields/ticket-fields.service.js';
+import { customFieldsAfter, filterValue, type CustomFields } from '../ticket-fields/ticket-fields.values.js';
 import { teamExists } from '../teams/teams.repository.js';
 import { userExists } from '../users/users.repository.js';
-import type { CreateTicketBody, ListTicketsQuery, Ticket, UpdateTicketBody } from './tickets.schemas.js';
+import { CUSTOM_FIELD_PARAMETER, type CreateTicketBody, type ListTicketsQuery, type Ticket, type UpdateTicketBody } from './tickets.schemas.js';
 import {
   beyondWindowQuery,
   deleteTicket as deleteTicketRow,
@@ -59,6 +62,7 @@ export function presentTicket(row: TicketColumns): Ticket {
     resolved_at: toIsoOrNull(row.resolved_at),
     closed_at: toIsoOrNull(row.closed_at),
     tags: tagsOfRow(row),
+    custom_fields: JSON.parse(row.custom_fields) as CustomFields,
   };
 }
 
@@ -89,6 +93,8 @@ export async function checkAssignees(
  */
 export async function createTicket(deps: TicketDeps, organizationId: string, body: CreateTicketBody, actor: Actor): Promise<Ticket> {
   const tags = normalizeTags(body.tags ?? [], 'body.tags');
+  const fields = await ticketFieldsByKey(deps.store.db, organizationId);
+  const custom = customFieldsAfter(fields, {}, body.custom_fields);
   await checkAssignees(deps.store.db, organizationId, body);
   return withEvents(deps.store.db, organizationId, actor, async (trx, events) => {
     const now = nowIso();
@@ -96,9 +102,10 @@ export async function createTicket(deps: TicketDeps, organizationId: string, bod
     // it can be made stale by another process's commit (which would fail the write SQLITE_BUSY).
     const ticketNumber = await takeNextTicketNumber(trx, organizationId);
     const customerId = await findOrCreateCustomer(trx, organizationId, body, events, now);
-    const row = newTicketRow(organizationId, ticketNumber, customerId, body, now, tags);
+    const row = newTicketRow(organizationId, ticketNumber, customerId, body, now, tags, custom);
     await insertTicket(trx, row);
     await writeTicketTags(trx, organizationId, row, [], tags);
+    await writeTicketFieldValues(trx, organizationId, row, fields, {}, custom);
     const ticket = presentTicket(row);
     events.add({ type: 'ticket.created', resourceType: 'ticket', resourceId: ticket.id, ticketId: ticket.id, object: ticket, occurredAt: now });
     return ticket;
@@ -132,8 +139,16 @@ export function newCustomerRow(organizationId: string, body: CreateTicketBody, n
   };
 }
 
-/** A new ticket's row; `tags` as normalizeTags gives them (the create fast path takes only creates without). */
-export function newTicketRow(organizationId: string, ticketNumber: number, customerId: string, body: CreateTicketBody, now: string, tags: string[] = []) {
+/** A new ticket's row; `tags` and `custom` checked (the create fast path takes only creates without). */
+export function newTicketRow(
+  organizationId: string,
+  ticketNumber: number,
+  customerId: string,
+  body: CreateTicketBody,
+  now: string,
+  tags: string[] = [],
+  custom: CustomFields = {},
+) {
   return {
     id: randomUUID(),
     organization_id: organizationId,
@@ -154,6 +169,7 @@ export function newTicketRow(organizationId: string, ticketNumber: number, custo
     resolved_at: null,
     closed_at: null,
     tags: JSON.stringify(tags),
+    custom_fields: JSON.stringify(custom),
   };
 }
 
@@ -169,8 +185,22 @@ export function ticketNumberOf(search: string): number | null {
   return Number.isSafeInteger(n) && n > 0 ? n : null;
 }
 
+/** The `custom_fields[<key>]=<value>` parameters as filters: each key a field of the organization, each value of its type. */
+async function customFieldFilters(db: Executor, organizationId: string, query: ListTicketsQuery): Promise<TicketFilters['customFields']> {
+  const given = Object.entries(query as Record<string, unknown>).filter(([name]) => CUSTOM_FIELD_PARAMETER.test(name));
+  if (given.length === 0) return undefined;
+  const fields = await ticketFieldsByKey(db, organizationId);
+  return given.map(([name, raw]) => {
+    const at = `query.${name}`;
+    const field = fields.get(CUSTOM_FIELD_PARAMETER.exec(name)![1]!);
+    if (!field) throw errors.invalidField(at, 'is not a custom field of this organization (see GET /v1/ticket-fields)');
+    return { fieldId: field.id, value: filterValue(field, String(raw), at) };
+  });
+}
+
 export async function listTickets(deps: TicketDeps, organizationId: string, query: ListTicketsQuery, page: Page): Promise<Ticket[]> {
   const filters: TicketFilters = {
+    customFields: await customFieldFilters(deps.store.db, organizationId, query),
     status: query.status,
     priority: query.priority,
     assignedUserId: query.assigned_user_id,
@@ -246,10 +276,15 @@ export async function updateTicket(
     const tagsBefore = tagsOfRow(current);
     const tags = tagsAfter(tagsBefore, body);
     if (tags !== undefined && JSON.stringify(tags) !== current.tags) changes.tags = JSON.stringify(tags);
+    const fields = body.custom_fields === undefined ? undefined : await ticketFieldsByKey(trx, organizationId);
+    const customBefore = JSON.parse(current.custom_fields) as CustomFields;
+    const custom = fields && customFieldsAfter(fields, customBefore, body.custom_fields);
+    if (custom !== undefined && JSON.stringify(custom) !== current.custom_fields) changes.custom_fields = JSON.stringify(custom);
     if (Object.keys(changes).length === 0) return presentTicket(current);
     changes.updated_at = now;
     await updateTicketRow(trx, organizationId, id, changes);
     if (tags !== undefined) await writeTicketTags(trx, organizationId, current, tagsBefore, tags);
+    if (fields && custom) await writeTicketFieldValues(trx, organizationId, current, fields, customBefore, custom);
     return recordTicketUpdate(events, current, changes, now);
   });
 }
@@ -261,6 +296,23 @@ function recordTicketUpdate(events: EventLog, current: TicketColumns, changes: U
   const changed = changesBetween(before, ticket);
   events.add({ type: 'ticket.updated', resourceType: 'ticket', resourceId: ticket.id, ticketId: ticket.id, object: ticket, changes: changed, occurredAt: now });
   return ticket;
+}
+
+/**
+ * A deleted custom field's key taken off tickets (their indexed values go with the field), each
+ * with its `ticket.updated` event; `updated_at` moves, as when a team's deletion unassigns a ticket.
+ */
+export async function clearCustomField(trx: Executor, events: EventLog, organizationId: string, ticketIds: string[], key: string): Promise<void> {
+  const now = nowIso();
+  for (const id of ticketIds) {
+    const current = await findTicketForUpdate(trx, organizationId, id);
+    if (!current) continue;
+    const custom = JSON.parse(current.custom_fields) as CustomFields;
+    delete custom[key];
+    const changes = { custom_fields: JSON.stringify(custom), updated_at: now };
+    await updateTicketRow(trx, organizationId, id, changes);
+    recordTicketUpdate(events, current, changes, now);
+  }
 }
 
 /**
