@@ -407,24 +407,27 @@ describe('on an empty store', () => {
 
 describe('with statistics from a populated store (ANALYZE)', () => {
   beforeAll(populate);
-  it('custom_fields[<key>]= walks the tickets newest first, each checked in the value index of its type', async () => {
+  it('custom_fields[<key>]= is driven by the value index of its type, newest first, each ticket fetched by number', async () => {
     for (const [value, index] of [[{ text: 'pro' }, 'ticket_field_values_text_idx'], [{ number: 3 }, 'ticket_field_values_number_idx']] as const) {
-      const lines = await plan({ customFields: [{ fieldId: FIELD_ID, value }] }, { limit: 25, offset: 0 });
-      const text = lines.join('\n');
-      if (t.store.dialect === 'postgres') {
-        expectPostgresIndexed(lines);
-        // Newest first from the ticket index, without a sort; the values from their index (seeks, or
-        // one backward read of the value's range merged with the tickets when the value is common).
-        expect(walksNewestFirst(lines), text).toBe(true);
-        expect(text).toMatch(new RegExp(`using ${index} on ticket_field_values\\n\\s+Index Cond: .*\\(field_id = `));
-      } else {
-        expect(lines, text).toContain('SEARCH tickets USING INDEX tickets_org_number_key (organization_id=?)');
-        const column = 'text' in value ? 'value_text' : 'value_number';
-        expect(lines, text).toContain(`SEARCH ticket_field_values USING COVERING INDEX ${index} (organization_id=? AND field_id=? AND ${column}=? AND ticket_number=?)`);
-        expectNoScan(lines);
-        expect(lines, text).not.toContain('USE TEMP B-TREE FOR ORDER BY');
+      const column = 'text' in value ? 'value_text' : 'value_number';
+      for (const after of [undefined, [5000]]) {
+        const lines = await plan({ customFields: [{ fieldId: FIELD_ID, value }] }, { limit: 25, offset: 0, after });
+        const text = lines.join('\n');
+        if (t.store.dialect === 'postgres') {
+          expectPostgresIndexed(lines);
+          expect(text).toMatch(new RegExp(`Index Only Scan Backward using ${index} on ticket_field_values fv\\n\\s+Index Cond: \\(\\(organization_id = '[^']*'::text\\) AND \\(field_id = '[^']*'::text\\) AND \\(${column} = [^)]*\\)${after ? ' AND \\(ticket_number < ' : '\\)'}`));
+          expect(text).not.toMatch(/\bSort\b/);
+        } else {
+          expect(lines[0], text).toBe(`SEARCH fv USING COVERING INDEX ${index} (organization_id=? AND field_id=? AND ${column}=?${after ? ' AND ticket_number<?' : ''})`);
+          expect(lines[1], text).toBe('SEARCH tickets USING INDEX tickets_org_number_key (organization_id=? AND ticket_number=?)');
+          expectNoScan(lines);
+          expect(lines, text).not.toContain('USE TEMP B-TREE FOR ORDER BY');
+        }
       }
     }
+    // A second field's value is checked by a seek of its index.
+    const two = await plan({ customFields: [{ fieldId: FIELD_ID, value: { text: 'pro' } }, { fieldId: FIELD_ID, value: { number: 3 } }] }, { limit: 25, offset: 0 });
+    expect(two.join('\n')).toMatch(/ticket_field_values_number_idx/);
   });
   describe('tag filters', () => {
     const page = { limit: 25, offset: 0 };

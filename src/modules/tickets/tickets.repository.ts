@@ -135,9 +135,36 @@ export function listTicketsQuery(
   // One tag of any_tag is that tag: its rows can drive the query too.
   if (!filters.tags?.length && filters.anyTags?.length === 1) filters = { ...filters, tags: filters.anyTags, anyTags: undefined };
   if (filters.tags?.length) return taggedTicketsQuery(db, organizationId, filters, page);
+  if (filters.customFields?.length) return fieldValueTicketsQuery(db, organizationId, filters, page);
   return withFilters(db.selectFrom('tickets'), organizationId, filters, page)
     .select(COLUMNS)
     .orderBy('tickets.ticket_number', 'desc')
+    .limit(page.limit)
+    .offset(page.offset);
+}
+
+/** A custom field filter's order: its value rows' numbers, which are the tickets'. */
+const VALUE_ROW_ORDER: SortKey<{ ticket_number: number }> = { ...TICKET_ORDER, columns: ['fv.ticket_number'] };
+
+/**
+ * A page of the tickets with `filters.customFields`: the first one's value rows, read newest first
+ * from the cursor on from its value index (organization, field, value, number), drive the query;
+ * the other filters are checked on the way, and the read stops at the page's end.
+ */
+function fieldValueTicketsQuery(db: Executor, organizationId: string, filters: TicketFilters, page: Page) {
+  const [first, ...others] = filters.customFields!;
+  let driver = db
+    .selectFrom('ticket_field_values as fv')
+    .innerJoin('tickets', (join) => join.onRef('tickets.organization_id', '=', 'fv.organization_id').onRef('tickets.ticket_number', '=', 'fv.ticket_number'))
+    .where('fv.organization_id', '=', organizationId)
+    .where('fv.field_id', '=', first!.fieldId);
+  driver = 'number' in first!.value ? driver.where('fv.value_number', '=', first!.value.number) : driver.where('fv.value_text', '=', first!.value.text);
+  if (page.after) driver = driver.where(afterCursor(page.after, VALUE_ROW_ORDER));
+  // Seen as a query of tickets for the other filters: their conditions name only tickets' columns.
+  const tickets = driver as unknown as SelectQueryBuilder<Database, 'tickets', object>;
+  return withFilters(tickets, organizationId, { ...filters, customFields: others }, page)
+    .select(QUALIFIED)
+    .orderBy(sql.ref('fv.ticket_number'), 'desc')
     .limit(page.limit)
     .offset(page.offset);
 }
