@@ -3,6 +3,7 @@ import type { Updateable } from 'kysely';
 import type { Store } from '../../db/store.js';
 import type { TicketFieldsTable } from '../../db/types.js';
 import { errors } from '../../errors.js';
+import { isUniqueViolation } from '../customers/customers.repository.js';
 import { withEvents, type Actor } from '../events/events.log.js';
 import { clearCustomField } from '../tickets/tickets.service.js';
 import type { Executor } from '../../shared/executor.js';
@@ -51,11 +52,12 @@ function checkOptions(type: string, options: string[] | undefined): string | nul
 
 export async function createTicketField(store: Store, organizationId: string, body: CreateTicketFieldBody): Promise<TicketField> {
   const options = checkOptions(body.type, body.options);
-  return store.db.transaction().execute(async (trx) => {
+  const taken = () => errors.conflict(`A custom field with key '${body.key}' already exists`);
+  const created = store.db.transaction().execute(async (trx) => {
     if ((await countTicketFields(trx, organizationId)) >= MAX_FIELDS_PER_ORGANIZATION) {
       throw errors.invalidField('body.key', `an organization has at most ${MAX_FIELDS_PER_ORGANIZATION} custom fields: delete one first`);
     }
-    if (await ticketFieldKeyTaken(trx, organizationId, body.key)) throw errors.conflict(`A custom field with key '${body.key}' already exists`);
+    if (await ticketFieldKeyTaken(trx, organizationId, body.key)) throw taken();
     const now = nowIso();
     const row = {
       id: randomUUID(),
@@ -70,6 +72,10 @@ export async function createTicketField(store: Store, organizationId: string, bo
     };
     await insertTicketField(trx, row);
     return presentTicketField(row);
+  });
+  // Two creates of one key at once: the unique index refuses the second.
+  return created.catch((error: unknown) => {
+    throw isUniqueViolation(error) ? taken() : error;
   });
 }
 

@@ -75,6 +75,9 @@ describe('definitions', () => {
     expect(fieldErrors(await send(org, 'POST', '/v1/ticket-fields', { key: 'plan', label: 'x', type: 'text', options: ['a'] }))[0]!.field).toBe('body.options');
     await ok(org, 'POST', '/v1/ticket-fields', { key: 'plan', label: 'x', type: 'text' });
     expect((await send(org, 'POST', '/v1/ticket-fields', { key: 'plan', label: 'y', type: 'number' })).statusCode).toBe(409);
+    // At once: one is created, the others are 409, never a 500.
+    const racing = await Promise.all(Array.from({ length: 4 }, () => send(org, 'POST', '/v1/ticket-fields', { key: 'race', label: 'r', type: 'text' })));
+    expect(racing.map((r) => r.statusCode).sort()).toEqual([201, 409, 409, 409]);
   });
 
   it('are at most 100 per organization', async () => {
