@@ -380,6 +380,84 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organization's tags, most used first
+         * @description Each tag with how many tickets carry it; ties by name. A tag no ticket carries any more is not listed.
+         *
+         *     Requires an API key with the scope `tickets:read`.
+         */
+        get: operations["listTags"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ticket-fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List custom ticket fields, oldest first
+         * @description Requires an API key with the scope `fields:read`.
+         */
+        get: operations["listTicketFields"];
+        put?: never;
+        /**
+         * Define a custom ticket field
+         * @description At most 100 per organization (422 past it); a key already defined is 409.
+         *
+         *     Requires an API key with the scope `fields:write`.
+         */
+        post: operations["createTicketField"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/ticket-fields/{field_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a custom ticket field
+         * @description Requires an API key with the scope `fields:read`.
+         */
+        get: operations["getTicketField"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a custom ticket field and its values
+         * @description Every ticket with a value loses it, with a ticket.updated event each.
+         *
+         *     Requires an API key with the scope `fields:delete`.
+         */
+        delete: operations["deleteTicketField"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a custom ticket field (label, options, required)
+         * @description Requires an API key with the scope `fields:write`.
+         */
+        patch: operations["updateTicketField"];
+        trace?: never;
+    };
     "/v1/tickets/{ticket_id}/comments": {
         parameters: {
             query?: never;
@@ -995,7 +1073,7 @@ export interface components {
              */
             role: "admin" | "readonly";
             /** @description resource:action scopes */
-            scopes?: ("tickets:read" | "tickets:write" | "tickets:delete" | "comments:read" | "comments:write" | "comments:delete" | "attachments:read" | "attachments:write" | "attachments:delete" | "customers:read" | "customers:write" | "customers:delete" | "teams:read" | "teams:write" | "teams:delete" | "users:read" | "users:write" | "users:delete" | "dashboard:read" | "events:read" | "webhooks:read" | "webhooks:write" | "webhooks:delete")[];
+            scopes?: ("tickets:read" | "tickets:write" | "tickets:delete" | "comments:read" | "comments:write" | "comments:delete" | "attachments:read" | "attachments:write" | "attachments:delete" | "customers:read" | "customers:write" | "customers:delete" | "teams:read" | "teams:write" | "teams:delete" | "users:read" | "users:write" | "users:delete" | "dashboard:read" | "events:read" | "webhooks:read" | "webhooks:write" | "webhooks:delete" | "fields:read" | "fields:write" | "fields:delete")[];
             /**
              * Format: uuid
              * @description The user (agent) the key is issued to; must be a user of the organization
@@ -1119,6 +1197,29 @@ export interface components {
         };
         /**
          * @example {
+         *       "key": "plan",
+         *       "label": "Plan",
+         *       "type": "dropdown",
+         *       "options": [
+         *         "free",
+         *         "pro",
+         *         "enterprise"
+         *       ]
+         *     }
+         */
+        CreateTicketFieldRequest: {
+            /** @description Lower-case identifier (a-z, 0-9, _; starting with a letter), unique in the organization; cannot be changed */
+            key: string;
+            label: string;
+            /** @enum {string} */
+            type: "text" | "number" | "date" | "checkbox" | "dropdown" | "multiselect";
+            /** @description The choices of a dropdown or multiselect (required for them, refused for other types), 1 to 100, distinct */
+            options?: string[];
+            /** @default false */
+            required?: boolean;
+        };
+        /**
+         * @example {
          *       "customer_name": "Ada Lovelace",
          *       "customer_email": "ada@example.com",
          *       "subject": "Cannot download my invoice",
@@ -1145,6 +1246,12 @@ export interface components {
             assigned_team_id?: string | null;
             /** Format: date-time */
             due_date?: string | null;
+            /** @description The ticket's tags. Tags are 1–50 characters of a-z 0-9 _ - : . (upper-case letters are lower-cased); at most 20 per ticket; kept sorted, duplicates dropped */
+            tags?: string[];
+            /** @description By field key: text (a string), number, date (YYYY-MM-DD), checkbox (true/false), dropdown (one of its options), multiselect (a list of its options). On PATCH only the keys given change; null clears one. */
+            custom_fields?: {
+                [key: string]: (string | number | boolean | string[]) | null;
+            };
         };
         /**
          * @example {
@@ -1441,7 +1548,15 @@ export interface components {
          *         "created_at": "2026-01-31T09:15:02.123Z",
          *         "updated_at": "2026-01-31T10:02:47.512Z",
          *         "resolved_at": null,
-         *         "closed_at": null
+         *         "closed_at": null,
+         *         "tags": [
+         *           "billing",
+         *           "vat"
+         *         ],
+         *         "custom_fields": {
+         *           "plan": "pro",
+         *           "seats": 12
+         *         }
          *       },
          *       "changes": {
          *         "status": {
@@ -1650,6 +1765,17 @@ export interface components {
             /** @description Send it as the X-CSRF-Token header with every request that changes something (POST, PUT, PATCH, DELETE) made with the session cookie */
             csrf_token: string;
         };
+        /**
+         * @example {
+         *       "tag": "billing",
+         *       "ticket_count": 42
+         *     }
+         */
+        TagCount: {
+            tag: string;
+            /** @description How many tickets of the organization carry the tag */
+            ticket_count: number;
+        };
         Team: {
             /** Format: uuid */
             id: string;
@@ -1702,7 +1828,15 @@ export interface components {
          *       "created_at": "2026-01-31T09:15:02.123Z",
          *       "updated_at": "2026-01-31T10:02:47.512Z",
          *       "resolved_at": null,
-         *       "closed_at": null
+         *       "closed_at": null,
+         *       "tags": [
+         *         "billing",
+         *         "vat"
+         *       ],
+         *       "custom_fields": {
+         *         "plan": "pro",
+         *         "seats": 12
+         *       }
          *     }
          */
         Ticket: {
@@ -1739,6 +1873,50 @@ export interface components {
             resolved_at: string | null;
             /** Format: date-time */
             closed_at: string | null;
+            /** @description Sorted, lower-case, no duplicates */
+            tags: string[];
+            /**
+             * @description By field key; a field without a value is absent
+             * @example {
+             *       "plan": "pro",
+             *       "seats": 12
+             *     }
+             */
+            custom_fields: {
+                [key: string]: string | number | boolean | string[];
+            };
+        };
+        /**
+         * @example {
+         *       "id": "1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e",
+         *       "key": "plan",
+         *       "label": "Plan",
+         *       "type": "dropdown",
+         *       "options": [
+         *         "free",
+         *         "pro",
+         *         "enterprise"
+         *       ],
+         *       "required": false,
+         *       "created_at": "2026-01-31T09:15:02.123Z",
+         *       "updated_at": "2026-01-31T09:15:02.123Z"
+         *     }
+         */
+        TicketField: {
+            /** Format: uuid */
+            id: string;
+            key: string;
+            label: string;
+            /** @enum {string} */
+            type: "text" | "number" | "date" | "checkbox" | "dropdown" | "multiselect";
+            /** @description The choices (dropdown, multiselect); [] for other types */
+            options: string[];
+            /** @description A ticket must be created with a value */
+            required: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
         };
         /**
          * @example {
@@ -1749,7 +1927,7 @@ export interface components {
             /** @description A label for people; grants nothing */
             name?: string;
             /** @description resource:action scopes */
-            scopes?: ("tickets:read" | "tickets:write" | "tickets:delete" | "comments:read" | "comments:write" | "comments:delete" | "attachments:read" | "attachments:write" | "attachments:delete" | "customers:read" | "customers:write" | "customers:delete" | "teams:read" | "teams:write" | "teams:delete" | "users:read" | "users:write" | "users:delete" | "dashboard:read" | "events:read" | "webhooks:read" | "webhooks:write" | "webhooks:delete")[];
+            scopes?: ("tickets:read" | "tickets:write" | "tickets:delete" | "comments:read" | "comments:write" | "comments:delete" | "attachments:read" | "attachments:write" | "attachments:delete" | "customers:read" | "customers:write" | "customers:delete" | "teams:read" | "teams:write" | "teams:delete" | "users:read" | "users:write" | "users:delete" | "dashboard:read" | "events:read" | "webhooks:read" | "webhooks:write" | "webhooks:delete" | "fields:read" | "fields:write" | "fields:delete")[];
             /**
              * Format: uuid
              * @description The user (agent) the key is issued to; must be a user of the organization
@@ -1829,6 +2007,18 @@ export interface components {
             description?: string | null;
         };
         /**
+         * @description key and type cannot be changed
+         * @example {
+         *       "label": "Customer plan"
+         *     }
+         */
+        UpdateTicketFieldRequest: {
+            label?: string;
+            /** @description The choices of a dropdown or multiselect (required for them, refused for other types), 1 to 100, distinct */
+            options?: string[];
+            required?: boolean;
+        };
+        /**
          * @example {
          *       "status": "pending",
          *       "priority": "urgent"
@@ -1854,6 +2044,16 @@ export interface components {
             assigned_team_id?: string | null;
             /** Format: date-time */
             due_date?: string | null;
+            /** @description Replaces all the ticket's tags (not with add_tags or remove_tags). Tags are 1–50 characters of a-z 0-9 _ - : . (upper-case letters are lower-cased); at most 20 per ticket; kept sorted, duplicates dropped */
+            tags?: string[];
+            /** @description Tags to add to the ticket's (those it has stay). Tags are 1–50 characters of a-z 0-9 _ - : . (upper-case letters are lower-cased); at most 20 per ticket; kept sorted, duplicates dropped */
+            add_tags?: string[];
+            /** @description Tags to take off the ticket (a tag it does not have is ignored). Tags are 1–50 characters of a-z 0-9 _ - : . (upper-case letters are lower-cased); at most 20 per ticket; kept sorted, duplicates dropped */
+            remove_tags?: string[];
+            /** @description By field key: text (a string), number, date (YYYY-MM-DD), checkbox (true/false), dropdown (one of its options), multiselect (a list of its options). On PATCH only the keys given change; null clears one. */
+            custom_fields?: {
+                [key: string]: (string | number | boolean | string[]) | null;
+            };
         };
         /**
          * @example {
@@ -2512,6 +2712,10 @@ export interface operations {
                 search?: string;
                 /** @description Only tickets changed at or after this moment (updated_at >= it): what changed since the last sync */
                 updated_since?: string;
+                /** @description Only tickets carrying every one of these tags: comma-separated (a,b), at most 20 */
+                tag?: string;
+                /** @description Only tickets carrying at least one of these tags: comma-separated (a,b), at most 20 */
+                any_tag?: string;
                 /** @description Page size, 1 to 500 */
                 limit?: number;
                 /** @description Records to skip (same as skip), 0 to 100,000; to reach further, narrow the list with filters */
@@ -3868,6 +4072,284 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    listTags: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 500 */
+                limit?: number;
+                /** @description Records to skip (same as skip), 0 to 100,000; to reach further, narrow the list with filters */
+                offset?: number;
+                /** @description Records to skip (same as offset), 0 to 100,000; to reach further, narrow the list with filters */
+                skip?: number;
+                /** @description Keyset paging: the opaque cursor from the `Link: <...>; rel="next"` header of the previous page; the page starts right after that page's last item, so items added or removed meanwhile are neither skipped nor repeated. Not with offset/skip. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The next page of the list (`<...>; rel="next"`, its `cursor` filled in), sent when this page is full */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TagCount"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    listTicketFields: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 500 */
+                limit?: number;
+                /** @description Records to skip (same as skip), 0 to 100,000; to reach further, narrow the list with filters */
+                offset?: number;
+                /** @description Records to skip (same as offset), 0 to 100,000; to reach further, narrow the list with filters */
+                skip?: number;
+                /** @description Keyset paging: the opaque cursor from the `Link: <...>; rel="next"` header of the previous page; the page starts right after that page's last item, so items added or removed meanwhile are neither skipped nor repeated. Not with offset/skip. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The next page of the list (`<...>; rel="next"`, its `cursor` filled in), sent when this page is full */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TicketField"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    createTicketField: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer without doing the work again; with another body it is 422; while the first is still running, 409. 1 to 255 visible ASCII characters, e.g. a fresh UUID per operation; a quoted string ("...") names the same key as without quotes. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "key": "plan",
+                 *       "label": "Plan",
+                 *       "type": "dropdown",
+                 *       "options": [
+                 *         "free",
+                 *         "pro",
+                 *         "enterprise"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateTicketFieldRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this answer is the stored answer of an earlier request with the same Idempotency-Key (a secret it held shown once is null) */
+                    "Idempotent-Replayed"?: "true";
+                    Location: components["headers"]["CreatedLocation"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TicketField"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    getTicketField: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the copy the client holds: 304 Not Modified (no body) while it is still current */
+                "if-none-match"?: string;
+            };
+            path: {
+                field_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The version of this representation: send it back in If-None-Match (GET) or If-Match (PATCH, DELETE) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TicketField"];
+                };
+            };
+            /** @description Not Modified: the copy named in If-None-Match is current (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    deleteTicketField: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                field_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    updateTicketField: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                field_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "label": "Customer plan"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateTicketFieldRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The version of this representation: send it back in If-None-Match (GET) or If-Match (PATCH, DELETE) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TicketField"];
+                };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];

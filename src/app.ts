@@ -24,6 +24,8 @@ import { sessionsRoutes } from './modules/sessions/sessions.routes.js';
 import { sessionContext } from './modules/sessions/sessions.service.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { teamsRoutes } from './modules/teams/teams.routes.js';
+import { tagsRoutes } from './modules/tags/tags.routes.js';
+import { ticketFieldsRoutes } from './modules/ticket-fields/ticket-fields.routes.js';
 import { handlePageError, isPortalPageUrl } from './modules/portal/portal.pages.js';
 import { portalRoutes } from './modules/portal/portal.routes.js';
 import { ticketsRoutes } from './modules/tickets/tickets.routes.js';
@@ -95,6 +97,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(usersRoutes, deps);
   await app.register(sessionsRoutes, { ...deps, limiter: signInLimiter(sharedRedis, deps.config.rateLimit) });
   await app.register(teamsRoutes, deps);
+  await app.register(tagsRoutes, deps);
+  await app.register(ticketFieldsRoutes, deps);
   await app.register(commentsRoutes, deps);
   await app.register(dashboardRoutes, deps);
   await app.register(apiKeysRoutes, deps);

@@ -41,6 +41,7 @@ describe('Location on 201', () => {
     await expectLocation(await post('/v1/teams', { name: 'Location team' }), '/v1/teams');
     await expectLocation(await post('/v1/api-keys', { name: 'location key', role: 'readonly' }), '/v1/api-keys');
     await expectLocation(await post('/v1/webhooks', { url: 'https://hooks.example.com/location', events: ['*'] }), '/v1/webhooks');
+    await expectLocation(await post('/v1/ticket-fields', { key: 'location', label: 'Location', type: 'text' }), '/v1/ticket-fields');
     await expectLocation(await post(`/v1/tickets/${ticketId}/comments`, { body: 'Here' }), `/v1/tickets/${ticketId}/comments`);
     await expectLocation(await upload(t, ticketId, 'where.txt', 'text/plain', 'here'), `/v1/tickets/${ticketId}/attachments`);
   });
@@ -81,6 +82,7 @@ describe('Location on 201', () => {
       '/v1/api-keys',
       '/v1/customers',
       '/v1/teams',
+      '/v1/ticket-fields',
       '/v1/tickets',
       '/v1/tickets/{ticket_id}/attachments',
       '/v1/tickets/{ticket_id}/comments',

@@ -363,6 +363,7 @@ function checkScanFirstPostgres(): void {
 }
 
 const TICKETS = 10_000;
+const FIELD_ID = randomUUID();
 const CUSTOMERS = 2_000;
 
 async function populate(): Promise<void> {
@@ -383,6 +384,24 @@ async function populate(): Promise<void> {
     priority: 'low' as const, category: i % 3 ? 'billing' : null, created_at: now, updated_at: now,
   }));
   for (let i = 0; i < rows.length; i += 500) await t.store.db.insertInto('tickets').values(rows.slice(i, i + 500)).execute();
+  // Tags: 'rare' on one ticket of a thousand, 'common' on every other one.
+  const tagged = rows.flatMap((r, i) => [
+    ...(i % 1000 === 0 ? ['rare'] : []),
+    ...(i % 2 === 0 ? ['common'] : []),
+  ].map((tag) => ({ organization_id: r.organization_id, tag, ticket_number: r.ticket_number, ticket_id: r.id })));
+  for (let i = 0; i < tagged.length; i += 500) await t.store.db.insertInto('ticket_tags').values(tagged.slice(i, i + 500)).execute();
+  // A custom field with a text value on one ticket of three and a number on every other one.
+  await t.store.db
+    .insertInto('ticket_fields')
+    .values({ id: FIELD_ID, organization_id: t.org.id, key: 'plan', label: 'Plan', type: 'text', options: null, required: 0, created_at: now, updated_at: now })
+    .execute();
+  const values = rows.flatMap((r, i) =>
+    r.organization_id !== t.org.id ? [] : [
+      ...(i % 3 === 0 ? [{ value_text: 'pro', value_number: null }] : []),
+      ...(i % 2 === 0 ? [{ value_text: null, value_number: i % 7 }] : []),
+    ].map((v) => ({ id: randomUUID(), organization_id: r.organization_id, field_id: FIELD_ID, ticket_id: r.id, ticket_number: r.ticket_number, ...v })),
+  );
+  for (let i = 0; i < values.length; i += 500) await t.store.db.insertInto('ticket_field_values').values(values.slice(i, i + 500)).execute();
   await t.store.db.executeQuery(CompiledQuery.raw('analyze'));
 }
 
@@ -393,6 +412,78 @@ describe('on an empty store', () => {
 
 describe('with statistics from a populated store (ANALYZE)', () => {
   beforeAll(populate);
+  it('custom_fields[<key>]= is driven by the value index of its type, newest first, each ticket fetched by number', async () => {
+    for (const [value, index] of [[{ text: 'pro' }, 'ticket_field_values_text_idx'], [{ number: 3 }, 'ticket_field_values_number_idx']] as const) {
+      const column = 'text' in value ? 'value_text' : 'value_number';
+      for (const after of [undefined, [5000]]) {
+        const lines = await plan({ customFields: [{ fieldId: FIELD_ID, value }] }, { limit: 25, offset: 0, after });
+        const text = lines.join('\n');
+        if (t.store.dialect === 'postgres') {
+          expectPostgresIndexed(lines);
+          expect(text).toMatch(new RegExp(`Index Only Scan Backward using ${index} on ticket_field_values fv\\n\\s+Index Cond: \\(\\(organization_id = '[^']*'::text\\) AND \\(field_id = '[^']*'::text\\) AND \\(${column} = [^)]*\\)${after ? ' AND \\(ticket_number < ' : '\\)'}`));
+          expect(text).not.toMatch(/\bSort\b/);
+        } else {
+          expect(lines[0], text).toBe(`SEARCH fv USING COVERING INDEX ${index} (organization_id=? AND field_id=? AND ${column}=?${after ? ' AND ticket_number<?' : ''})`);
+          expect(lines[1], text).toBe('SEARCH tickets USING INDEX tickets_org_number_key (organization_id=? AND ticket_number=?)');
+          expectNoScan(lines);
+          expect(lines, text).not.toContain('USE TEMP B-TREE FOR ORDER BY');
+        }
+      }
+    }
+    // A second field's value is checked by a seek of its index.
+    const two = await plan({ customFields: [{ fieldId: FIELD_ID, value: { text: 'pro' } }, { fieldId: FIELD_ID, value: { number: 3 } }] }, { limit: 25, offset: 0 });
+    expect(two.join('\n')).toMatch(/ticket_field_values_number_idx/);
+  });
+  describe('tag filters', () => {
+    const page = { limit: 25, offset: 0 };
+    const sqliteTagSeek = (alias: string, more = '') => `SEARCH ${alias} USING COVERING INDEX sqlite_autoindex_ticket_tags_1 (organization_id=? AND tag=?${more})`;
+    it('tag= is driven by the first tag\'s rows of ticket_tags, newest first, each ticket fetched by number', async () => {
+      for (const tags of [['rare'], ['common'], ['rare', 'common']]) {
+        const lines = await plan({ tags }, page);
+        const text = lines.join('\n');
+        if (t.store.dialect === 'postgres') {
+          expectPostgresIndexed(lines);
+          expect(lines[1]).toMatch(/^\s+->\s+(Nested Loop|Merge Join)/);
+          expect(text).toMatch(/Index Only Scan Backward using ticket_tags_pkey on ticket_tags tt\n\s+Index Cond: \(\(organization_id = '[^']*'::text\) AND \(tag = /);
+          expect(text).not.toMatch(/\bSort\b/);
+          if (tags.length > 1) expect(text).toMatch(/Index Only Scan using ticket_tags_pkey on ticket_tags\n\s+Index Cond: .*\(tag = 'common'::text\) AND \(ticket_number = tickets.ticket_number\)/);
+        } else {
+          expect(lines[0], text).toBe(sqliteTagSeek('tt'));
+          expect(lines[1], text).toBe('SEARCH tickets USING INDEX tickets_org_number_key (organization_id=? AND ticket_number=?)');
+          if (tags.length > 1) expect(lines, text).toContain(sqliteTagSeek('ticket_tags', ' AND ticket_number=?'));
+          expectNoScan(lines);
+          expect(lines, text).not.toContain('USE TEMP B-TREE FOR ORDER BY');
+        }
+      }
+    });
+    it('a cursor page of tag= starts in ticket_tags after the cursor', async () => {
+      const lines = await plan({ tags: ['common'] }, { limit: 25, offset: 0, after: [5000] });
+      const text = lines.join('\n');
+      if (t.store.dialect === 'postgres') {
+        expectPostgresIndexed(lines);
+        expect(text).toMatch(/on ticket_tags tt\n\s+Index Cond: \(\(organization_id = '[^']*'::text\) AND \(tag = 'common'::text\) AND \(ticket_number < /);
+      } else {
+        expect(lines[0], text).toBe(sqliteTagSeek('tt', ' AND ticket_number<?'));
+        expect(lines, text).not.toContain('USE TEMP B-TREE FOR ORDER BY');
+      }
+    });
+    it('any_tag= walks the tickets newest first, each checked by a seek of ticket_tags; one tag drives like tag=', async () => {
+      const lines = await plan({ anyTags: ['rare', 'common'] }, page);
+      const text = lines.join('\n');
+      if (t.store.dialect === 'postgres') {
+        expectPostgresIndexed(lines);
+        expect(walksNewestFirst(lines), text).toBe(true);
+        expect(text).toMatch(/using ticket_tags_pkey on ticket_tags\n\s+Index Cond: .*\(tag = ANY .*\(ticket_number = tickets.ticket_number\)/);
+      } else {
+        expect(lines, text).toContain('SEARCH tickets USING INDEX tickets_org_number_key (organization_id=?)');
+        expect(lines, text).toContain(sqliteTagSeek('ticket_tags', ' AND ticket_number=?'));
+        expectNoScan(lines);
+        expect(lines, text).not.toContain('USE TEMP B-TREE FOR ORDER BY');
+      }
+      const one = (await plan({ anyTags: ['rare'] }, page)).join('\n');
+      expect(one).toMatch(t.store.dialect === 'postgres' ? /Index Only Scan Backward using ticket_tags_pkey/ : /^SEARCH tt USING COVERING INDEX/);
+    });
+  });
   if (TEST_STORE === 'postgres') {
     checkAllPostgres(true);
     checkScanFirstPostgres();

@@ -94,6 +94,22 @@ describe('the typed SDK drives every operation of a live server', () => {
     const path = { ticket_id: ticket.id };
     expect(ok(await api.GET('/v1/tickets/{ticket_id}', { params: { path } })).ticket_display_id).toBe(ticket.ticket_display_id);
     expect(ok(await api.PATCH('/v1/tickets/{ticket_id}', { params: { path }, body: { status: 'open', assigned_team_id: team.id } })).status).toBe('open');
+    // Tags: typed on the ticket, in the PATCH body, the list's filter and GET /v1/tags.
+    const tagged: string[] = ok(await api.PATCH('/v1/tickets/{ticket_id}', { params: { path }, body: { add_tags: ['vip', 'billing'] } })).tags;
+    expect(tagged).toEqual(['billing', 'vip']);
+    expect(ok(await api.GET('/v1/tickets', { params: { query: { tag: 'vip,billing' } } })).map((tk) => tk.id)).toEqual([ticket.id]);
+    expect(ok(await api.GET('/v1/tags')).map((tg) => [tg.tag, tg.ticket_count])).toEqual([['billing', 1], ['vip', 1]]);
+    // Custom fields: definitions, and values on the ticket typed as their union.
+    const field = ok(await api.POST('/v1/ticket-fields', { body: { key: 'plan', label: 'Plan', type: 'dropdown', options: ['free', 'pro'] } }));
+    const fieldPath = { field_id: field.id };
+    expect(ok(await api.GET('/v1/ticket-fields')).map((f) => f.key)).toEqual(['plan']);
+    expect(ok(await api.GET('/v1/ticket-fields/{field_id}', { params: { path: fieldPath } })).options).toEqual(['free', 'pro']);
+    expect(ok(await api.PATCH('/v1/ticket-fields/{field_id}', { params: { path: fieldPath }, body: { label: 'Customer plan' } })).label).toBe('Customer plan');
+    const plan: string | number | boolean | string[] | undefined = ok(
+      await api.PATCH('/v1/tickets/{ticket_id}', { params: { path }, body: { custom_fields: { plan: 'pro' } } }),
+    ).custom_fields.plan;
+    expect(plan).toBe('pro');
+    expect((await api.DELETE('/v1/ticket-fields/{field_id}', { params: { path: fieldPath } })).response.status).toBe(204);
     const token = ok(await api.POST('/v1/tickets/{ticket_id}/tracking-token', { params: { path } })).tracking_token;
     // Null only for keys without tickets:write, and in replays: this key holds it, and it is no replay.
     if (token === null) throw new Error('the rotation answered without the token');

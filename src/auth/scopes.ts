@@ -1,8 +1,9 @@
 export const RESOURCES = ['tickets', 'comments', 'attachments', 'customers', 'teams', 'users'] as const;
 
 /**
- * Every scope: those of spec §5.3 in a stable order, then the event and webhook scopes of
- * decisions §12 (the change feed has only a read scope; webhooks are managed like a resource).
+ * Every scope: each resource's read, write and delete and the dashboard's read, in a stable order;
+ * then the event and webhook scopes (the change feed has only a read scope; webhooks are managed
+ * like a resource), then the custom ticket field definitions'.
  */
 export const ALL_SCOPES = [
   ...RESOURCES.flatMap((r) => [`${r}:read`, `${r}:write`, `${r}:delete`] as const),
@@ -11,6 +12,9 @@ export const ALL_SCOPES = [
   'webhooks:read',
   'webhooks:write',
   'webhooks:delete',
+  'fields:read',
+  'fields:write',
+  'fields:delete',
 ] as const;
 
 export type Scope = (typeof ALL_SCOPES)[number];

@@ -76,6 +76,14 @@ describe('ticketing seed', () => {
       }
       expect(comments).toBeGreaterThan(20);
       expect(attachments).toBeGreaterThan(0);
+      // Some tickets carry tags, counted by GET /v1/tags.
+      const tags = await api.get<{ tag: string; ticket_count: number }[]>('/v1/tags');
+      expect(tags.length).toBeGreaterThan(0);
+      expect(tags.reduce((sum, t) => sum + t.ticket_count, 0)).toBeGreaterThan(5);
+      // Two custom fields, with a plan on every ticket.
+      expect((await api.get<{ key: string }[]>('/v1/ticket-fields')).map((f) => f.key)).toEqual(['plan', 'seats']);
+      expect((await api.get<unknown[]>('/v1/tickets?custom_fields[plan]=pro&limit=100')).length).toBeGreaterThan(0);
+      expect(tickets.every((t) => typeof (t as { custom_fields?: { plan?: unknown } }).custom_fields?.plan === 'string')).toBe(true);
       // Through the services: every change is in the event feed, like any client's.
       const feed = await api.get<{ events: { type: string }[] }>('/v1/events?types=ticket.created&limit=100');
       expect(feed.events).toHaveLength(40);

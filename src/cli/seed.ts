@@ -76,6 +76,8 @@ const COMMENTS = [
 ];
 const STATUSES = ['new', 'open', 'pending', 'resolved', 'closed'] as const;
 const PRIORITIES = ['low', 'medium', 'medium', 'high', 'urgent'] as const;
+const PLANS = ['free', 'pro', 'enterprise'] as const;
+const TAGS = ['vip', 'refund', 'bug', 'mobile', 'follow-up', 'region:emea'] as const;
 /** A 1×1 transparent PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
@@ -178,6 +180,14 @@ async function fill(app: FastifyInstance, key: string, count: number): Promise<S
     await call('POST', `/v1/teams/${teams[agent.team]!}/members`, { user_id: id });
   }
 
+  // Two custom fields (kept if the organization has them already); values only where the
+  // organization's field of that key has the type the seed writes.
+  await call('POST', '/v1/ticket-fields', { key: 'plan', label: 'Plan', type: 'dropdown', options: [...PLANS] }, [409]);
+  await call('POST', '/v1/ticket-fields', { key: 'seats', label: 'Seats', type: 'number' }, [409]);
+  const fields = (await call<{ key: string; type: string; options: string[] }[]>('GET', '/v1/ticket-fields?limit=500')) ?? [];
+  const hasPlans = fields.some((f) => f.key === 'plan' && f.type === 'dropdown' && PLANS.every((p) => f.options.includes(p)));
+  const hasSeats = fields.some((f) => f.key === 'seats' && f.type === 'number');
+
   // Customers with their details; one already there (an earlier seed) is left as it is.
   for (const [name, company, region, timezone] of CUSTOMERS) {
     await call(
@@ -207,6 +217,9 @@ async function fill(app: FastifyInstance, key: string, count: number): Promise<S
     const assigned = rand() < 0.75;
     const agentIndex = Math.floor(rand() * AGENTS.length);
     const due = rand() < 0.3 ? new Date(Date.now() + Math.floor((rand() * 14 - 3) * 86_400_000)).toISOString() : undefined;
+    // Half the tickets get one or two tags (a duplicate pick is dropped by the API).
+    const tags = rand() < 0.5 ? [pick(TAGS), ...(rand() < 0.4 ? [pick(TAGS)] : [])] : [];
+    const custom = { ...(hasPlans ? { plan: pick(PLANS) } : {}), ...(hasSeats && rand() < 0.5 ? { seats: 1 + Math.floor(rand() * 50) } : {}) };
     const ticket = (await call<{ id: string }>('POST', '/v1/tickets', {
       customer_name: name,
       customer_email: emailOf(name),
@@ -216,6 +229,8 @@ async function fill(app: FastifyInstance, key: string, count: number): Promise<S
       priority: pick(PRIORITIES),
       ...(assigned ? { assigned_user_id: agents[agentIndex], assigned_team_id: teams[teamIndex] } : {}),
       ...(due ? { due_date: due } : {}),
+      ...(tags.length > 0 ? { tags } : {}),
+      ...(Object.keys(custom).length > 0 ? { custom_fields: custom } : {}),
     }))!;
 
     const status = STATUSES[Math.min(STATUSES.length - 1, Math.floor(rand() * 5))]!;

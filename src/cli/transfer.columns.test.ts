@@ -1,10 +1,11 @@
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runMain } from '../../test/helpers/cli.js';
 import { buildTestApp, type TestApp } from '../../test/helpers/test-app.js';
 import { BYTES_TABLES, ORGANIZATION_COLUMNS, TRANSFER_TABLES } from '../modules/organizations/transfer.repository.js';
 
-// What `ticketing export` carries, checked against the store's own tables, and what it never
-// carries (the round trip is transfer.test.ts).
+// What `ticketing export` carries, checked against the store's own tables, what it never carries,
+// and its usage errors (the round trip is transfer.test.ts).
 
 let t: TestApp;
 beforeAll(async () => {
@@ -14,11 +15,11 @@ afterAll(async () => {
   await t.close();
 });
 
-/** `ticketing export` of the test app's first organization, in-process against its store. */
-function exportOrganization() {
+/** The CLI in-process against the test app's store. */
+function run(argv: string[]) {
   const env: NodeJS.ProcessEnv = { DATA_DIR: t.dataDir, LOG_LEVEL: 'silent', STORAGE_BACKEND: t.config.storageBackend };
   if (t.config.databaseUrl) env.DATABASE_URL = t.config.databaseUrl;
-  return runMain(['export', '--org', t.org.id], env);
+  return runMain(argv, env);
 }
 
 it('every column of every table that holds organization data is exported', async () => {
@@ -54,9 +55,23 @@ it('never exports a password hash', async () => {
     body: { email: `pw-${Date.now()}@example.com`, full_name: 'With password', password: 'a long enough secret' },
   });
   expect(user.statusCode).toBe(201);
-  const exported = await exportOrganization();
+  const exported = await run(['export', '--org', t.org.id]);
   expect(exported.code).toBe(0);
   expect(exported.stdout).toContain(user.json<{ id: string }>().id);
   expect(exported.stdout).not.toContain('scrypt$');
   expect(exported.stdout).not.toContain('password_hash');
+});
+
+it('usage and input errors', async () => {
+  expect((await run(['export'])).code).toBe(2);
+  expect((await run(['export', '--org', t.org.id, '--bogus'])).code).toBe(2);
+  const unknown = await run(['export', '--org', '00000000-0000-4000-8000-000000000000']);
+  expect(unknown.code).toBe(1);
+  expect(unknown.stderr).toContain('No organization with id');
+  const missing = await run(['import', '--in', join(t.dataDir, 'nope.ndjson')]);
+  expect(missing.code).toBe(1);
+  expect(missing.stderr).toContain('cannot read');
+  const help = await run(['help']);
+  expect(help.stderr).toContain('export --org ID [--out FILE]');
+  expect(help.stderr).toContain('import [--in FILE]');
 });

@@ -20,6 +20,8 @@ import * as m0019 from './migrations/0019_batch_postgres_search_index_inserts.js
 import * as m0020 from './migrations/0020_keep_credentials_out_of_events.js';
 import * as m0021 from './migrations/0021_keep_webhook_response_bodies.js';
 import * as m0022 from './migrations/0022_add_user_passwords_and_sessions.js';
+import * as m0023 from './migrations/0023_add_ticket_tags.js';
+import * as m0024 from './migrations/0024_create_ticket_fields.js';
 import type { Database } from './types.js';
 
 /** Every migration, in order. A static list, so the compiled CLI and the tests see the same set. */
@@ -43,6 +45,8 @@ export const migrations: Record<string, Migration> = {
   '0020_keep_credentials_out_of_events': m0020,
   '0021_keep_webhook_response_bodies': m0021,
   '0022_add_user_passwords_and_sessions': m0022,
+  '0023_add_ticket_tags': m0023,
+  '0024_create_ticket_fields': m0024,
 };
 
 /** How long a process waits for another one's SQLite migrations before giving up. */

@@ -128,6 +128,50 @@ export interface TicketsTable {
   updated_at: Timestamp;
   resolved_at: NullableTimestamp;
   closed_at: NullableTimestamp;
+  /** The ticket's tags, sorted, as a JSON array; `ticket_tags` holds the same, one row each. */
+  tags: Generated<string>;
+  /** The ticket's custom field values, a JSON object by key; `ticket_field_values` holds the same, indexed. */
+  custom_fields: Generated<string>;
+}
+
+/** A custom ticket field of an organization (docs/api-behaviour.md, Custom fields). */
+export interface TicketFieldsTable {
+  id: string;
+  organization_id: string;
+  key: string;
+  label: string;
+  type: 'text' | 'number' | 'date' | 'checkbox' | 'dropdown' | 'multiselect';
+  /** JSON array of strings (dropdown, multiselect), else null. */
+  options: string | null;
+  required: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** One value of one custom field of one ticket (one row per option of a multiselect). */
+export interface TicketFieldValuesTable {
+  id: string;
+  organization_id: string;
+  field_id: string;
+  ticket_id: string;
+  ticket_number: number;
+  value_text: string | null;
+  value_number: number | null;
+}
+
+/** One tag of one ticket (docs/api-behaviour.md, Tags). */
+export interface TicketTagsTable {
+  organization_id: string;
+  tag: string;
+  ticket_number: number;
+  ticket_id: string;
+}
+
+/** How many tickets of an organization carry a tag; a row goes when its count reaches 0. */
+export interface TagCountsTable {
+  organization_id: string;
+  tag: string;
+  ticket_count: number;
 }
 
 export interface CommentsTable {
@@ -292,6 +336,10 @@ export interface Database {
   teams: TeamsTable;
   team_members: TeamMembersTable;
   tickets: TicketsTable;
+  ticket_tags: TicketTagsTable;
+  tag_counts: TagCountsTable;
+  ticket_fields: TicketFieldsTable;
+  ticket_field_values: TicketFieldValuesTable;
   comments: CommentsTable;
   attachments: AttachmentsTable;
   attachment_blobs: AttachmentBlobsTable;

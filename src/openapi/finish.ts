@@ -30,6 +30,8 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Attachments', description: 'Files of a ticket (30 MB at most) and their signed download addresses' },
   { name: 'Customers', description: 'The people who open tickets' },
   { name: 'Teams', description: 'Groups of agents; a ticket can be assigned to one team' },
+  { name: 'Tags', description: "The organization's ticket tags with how many tickets carry each" },
+  { name: 'Custom fields', description: 'Fields an organization defines for its tickets (custom_fields on a ticket)' },
   { name: 'Users', description: 'Agents, who work on tickets' },
   { name: 'Sessions', description: 'Agents sign in with email and password: a session cookie for the agent console' },
   { name: 'Dashboard', description: 'Ticket counts and timings for an overview' },

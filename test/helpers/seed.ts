@@ -16,6 +16,8 @@ export interface Seeded {
   memberId: string;
   keyId: string;
   webhookId: string;
+  /** A custom ticket field (text, not required). */
+  fieldId: string;
   /** A path of a signed download of the attachment (`/storage/...?expires=...&signature=...`). */
   signedPath: string;
 }
@@ -28,6 +30,15 @@ async function created(t: TestApp, url: string, body: unknown): Promise<string> 
 
 /** Makes one of each record through the API. */
 export async function seedRecords(t: TestApp): Promise<Seeded> {
+  // Custom fields made by an earlier visit (a required one would refuse the ticket below, and an
+  // organization holds at most 100) are removed first; one plain field is seeded.
+  const fields = await t.request({ method: 'GET', url: '/v1/ticket-fields?limit=500' });
+  expect(fields.statusCode, fields.body).toBe(200);
+  for (const { id } of fields.json<{ id: string }[]>()) {
+    const res = await t.request({ method: 'DELETE', url: `/v1/ticket-fields/${id}` });
+    expect(res.statusCode, res.body).toBe(204);
+  }
+  const fieldId = await created(t, '/v1/ticket-fields', { key: 'seeded', label: 'Seeded', type: 'text' });
   const ticket = await t.request({
     method: 'POST',
     url: '/v1/tickets',
@@ -52,7 +63,7 @@ export async function seedRecords(t: TestApp): Promise<Seeded> {
   const webhookId = hooks.json<{ id: string }[]>()[0]?.id ?? (await created(t, '/v1/webhooks', { url: 'https://hooks.example.com/seeded', events: ['*'] }));
   const download = await t.request({ method: 'GET', url: `/v1/tickets/${ticketId}/attachments/${attachmentId}/download` });
   const signed = new URL(download.json<{ signed_url: string }>().signed_url);
-  return { ticketId, trackingToken, customerId, commentId, attachmentId, teamId, userId, memberId, keyId, webhookId, signedPath: `${signed.pathname}${signed.search}` };
+  return { ticketId, trackingToken, customerId, commentId, attachmentId, teamId, userId, memberId, keyId, webhookId, fieldId, signedPath: `${signed.pathname}${signed.search}` };
 }
 
 /** The values path parameters take for the seeded records, by parameter name. */
@@ -67,6 +78,7 @@ export function pathValues(seeded: Seeded): Record<string, string> {
     user_id: seeded.memberId,
     key_id: seeded.keyId,
     webhook_id: seeded.webhookId,
+    field_id: seeded.fieldId,
     // No delivery is made without a worker and a receiver; routes that take one check their query
     // and the webhook before the delivery, so an id that names none serves them.
     delivery_id: '00000000-0000-4000-8000-000000000000',

@@ -12,6 +12,8 @@ import type { BlobStore } from '../../storage/blob-store.js';
 import { attachmentIdsOfTickets } from '../attachments/attachments.repository.js';
 import { changesBetween, withEvents, type Actor } from '../events/events.log.js';
 import { insertCustomerTicketsDeletedEvents } from '../events/events.repository.js';
+import { tagCountsOfCustomer } from '../tags/tags.repository.js';
+import { forgetTags } from '../tags/tags.service.js';
 import { ticketIdsOfCustomer } from '../tickets/tickets.repository.js';
 import {
   deleteCustomer as deleteCustomerRow,
@@ -231,6 +233,8 @@ export async function deleteCustomer(deps: CustomerDeps, organizationId: string,
       ids.push(...(await attachmentIdsOfTickets(trx, organizationId, ticketIds.slice(i, i + TICKET_ID_CHUNK))));
     }
     const now = nowIso();
+    // The tickets' tag rows go with them (cascade); the organization's counts are taken down here.
+    if (ticketIds.length > 0) await forgetTags(trx, organizationId, await tagCountsOfCustomer(trx, organizationId, id));
     if (ticketIds.length > 0) await events.addSelected(now, (stamp) => insertCustomerTicketsDeletedEvents(trx, stamp, id));
     if (!(await deleteCustomerRow(trx, organizationId, id))) throw errors.notFound('Customer');
     events.add({ type: 'customer.deleted', resourceType: 'customer', resourceId: id, object: presentCustomer(current), occurredAt: now });

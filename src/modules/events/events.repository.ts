@@ -152,6 +152,8 @@ function ticketObject(dialect: DialectName, replaced: Record<string, RawBuilder<
     ['updated_at', c('updated_at')],
     ['resolved_at', c('resolved_at')],
     ['closed_at', c('closed_at')],
+    ['tags', dialect === 'postgres' ? sql`cast(t.tags as json)` : sql`json(t.tags)`],
+    ['custom_fields', replaced.custom_fields ?? (dialect === 'postgres' ? sql`cast(t.custom_fields as json)` : sql`json(t.custom_fields)`)],
   ]);
 }
 

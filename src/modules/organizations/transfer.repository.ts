@@ -9,9 +9,9 @@ import { withoutSecrets } from '../events/events.visibility.js';
  * (`tickets.seq`, which the search index refers to, is made afresh by the importing store).
  *
  * Column kinds say how a value crosses dialects: timestamps become ISO 8601 UTC strings, booleans
- * JSON booleans, integers JSON numbers; text stays text.
+ * JSON booleans, integers and other numbers JSON numbers; text stays text.
  */
-export type ColumnKind = 'text' | 'timestamp' | 'boolean' | 'integer';
+export type ColumnKind = 'text' | 'timestamp' | 'boolean' | 'integer' | 'number';
 
 export interface TransferTable {
   table: TransferTableName;
@@ -42,12 +42,19 @@ function scrubEvent(row: Record<string, unknown>): void {
   row.data = JSON.stringify(withoutSecrets(row.resource_type, data));
 }
 
+/** A ticket exported before tickets had tags or custom fields has none (as migrations 0022 and 0023 gave stored tickets). */
+function untaggedTicket(row: Record<string, unknown>): void {
+  row.tags ??= '[]';
+  row.custom_fields ??= '{}';
+}
+
 export type TransferTableName = Exclude<keyof Database, 'organizations'>;
 
 const text = 'text' as const;
 const timestamp = 'timestamp' as const;
 const boolean = 'boolean' as const;
 const integer = 'integer' as const;
+const number = 'number' as const;
 
 export const ORGANIZATION_COLUMNS: Record<string, ColumnKind> = { id: text, name: text, ticket_counter: integer, created_at: timestamp };
 
@@ -131,7 +138,25 @@ export const TRANSFER_TABLES: readonly TransferTable[] = [
       updated_at: timestamp,
       resolved_at: timestamp,
       closed_at: timestamp,
+      tags: text,
+      custom_fields: text,
     },
+    optional: ['tags', 'custom_fields'],
+    upgrade: untaggedTicket,
+  },
+  // A ticket's tags, one row each, and the organization's counts of them (docs/api-behaviour.md, Tags).
+  { table: 'ticket_tags', key: ['ticket_id', 'tag'], columns: { organization_id: text, tag: text, ticket_number: integer, ticket_id: text } },
+  { table: 'tag_counts', key: ['tag'], columns: { organization_id: text, tag: text, ticket_count: integer } },
+  // Custom field definitions and their indexed values (docs/api-behaviour.md, Custom fields).
+  {
+    table: 'ticket_fields',
+    key: ['id'],
+    columns: { id: text, organization_id: text, key: text, label: text, type: text, options: text, required: integer, created_at: timestamp, updated_at: timestamp },
+  },
+  {
+    table: 'ticket_field_values',
+    key: ['id'],
+    columns: { id: text, organization_id: text, field_id: text, ticket_id: text, ticket_number: integer, value_text: text, value_number: number },
   },
   {
     table: 'comments',

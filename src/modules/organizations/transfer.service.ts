@@ -154,7 +154,7 @@ function encodeRow(columns: Record<string, ColumnKind>, row: RawRow): RawRow {
       out[column] = toIsoOrNull(value as string | Date);
     } else if (kind === 'boolean') {
       out[column] = typeof value === 'boolean' ? value : Number(value) !== 0;
-    } else if (kind === 'integer') {
+    } else if (kind === 'integer' || kind === 'number') {
       out[column] = Number(value);
     } else {
       out[column] = value;
@@ -345,6 +345,10 @@ function decodeRow(reader: LineReader, columns: Record<string, ColumnKind>, raw:
         break;
       case 'integer':
         if (!Number.isSafeInteger(value)) throw bad();
+        out[column] = value;
+        break;
+      case 'number':
+        if (typeof value !== 'number' || !Number.isFinite(value)) throw bad();
         out[column] = value;
         break;
     }

@@ -19,6 +19,7 @@ import { findCustomersByNormalizedEmails, insertCustomerUnlessExists, normalizeE
 import { presentNewCustomer } from '../customers/customers.service.js';
 import { announceCommitted, appendEventLogs, eventLogOf, eventRowOf, type Actor, type EventLog } from '../events/events.log.js';
 import { takeTicketNumbers } from '../organizations/organizations.repository.js';
+import { hasRequiredTicketField } from '../ticket-fields/ticket-fields.repository.js';
 import { insertTicketGroup, insertTickets, withGroupPlaceholders, type TicketGroup } from './tickets.create-batch.repository.js';
 import type { CreateTicketBody, Ticket } from './tickets.schemas.js';
 import { checkAssignees, createTicket, newCustomerRow, newTicketRow, presentTicket, type TicketDeps } from './tickets.service.js';
@@ -42,6 +43,8 @@ const creators = new WeakMap<Kysely<Database>, { stats: TurnBatchStats; queues: 
 
 /** createTicket (tickets.service.ts), committed with the other creates of its turn. */
 export async function createTicketInGroup(deps: TicketDeps, organizationId: string, body: CreateTicketBody, actor: Actor): Promise<Ticket> {
+  // A create with tags or custom fields takes the plain path: the group writers write tickets without any.
+  if ((body.tags !== undefined && body.tags.length > 0) || body.custom_fields !== undefined) return createTicket(deps, organizationId, body, actor);
   await checkAssignees(deps.store.db, organizationId, body);
   return queueOf(deps, organizationId).submit({ organizationId, body, actor });
 }
@@ -87,6 +90,15 @@ export function createsWrittenAlone(store: TicketDeps['store']): number {
  */
 async function writeGroup(deps: TicketDeps, requests: CreateRequest[]): Promise<Array<Outcome<Ticket>>> {
   const sqlite = deps.store.dialect === 'sqlite';
+  // Where a custom field is required, a create without custom fields is refused: the plain create
+  // checks it. One look per group, as the plain create looks once before its transaction.
+  if (await hasRequiredTicketField(deps.store.db, [...new Set(requests.map((r) => r.organizationId))])) {
+    const outcomes: Array<Outcome<Ticket>> = [];
+    for (const r of requests) {
+      outcomes.push(await createTicket(deps, r.organizationId, r.body, r.actor).then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error })));
+    }
+    return outcomes;
+  }
   try {
     const tickets = sqlite ? await writeTicketsInOneTransaction(deps.store.db, requests) : await writeTicketGroup(deps.store.db, requests);
     return tickets.map((value) => ({ ok: true, value }));

@@ -1,4 +1,4 @@
-import type { Insertable, SelectQueryBuilder, Updateable } from 'kysely';
+import { sql, type ExpressionBuilder, type Insertable, type SelectQueryBuilder, type Updateable } from 'kysely';
 import { preparedQuery } from '../../db/prepared.js';
 import { UNINDEXED_TERM_WINDOW, type SearchTerm, type TicketSearch } from '../../search/search.js';
 import { searchTicketsQuery } from '../../search/tickets.search-query.js';
@@ -12,7 +12,7 @@ export type TicketColumns = Omit<TicketRow, 'seq'>;
 export const TICKET_COLUMNS = [
   'id', 'organization_id', 'ticket_number', 'tracking_token', 'customer_id', 'subject', 'description', 'status',
   'priority', 'category', 'assigned_user_id', 'assigned_team_id', 'due_date', 'created_at', 'updated_at',
-  'resolved_at', 'closed_at',
+  'resolved_at', 'closed_at', 'tags', 'custom_fields',
 ] as const;
 const COLUMNS = TICKET_COLUMNS;
 
@@ -31,6 +31,12 @@ export interface TicketFilters {
   search?: SearchTerm | undefined;
   /** ISO 8601 UTC: tickets whose `updated_at` is at or after it (tickets_org_updated_at_idx). */
   updatedSince?: string | undefined;
+  /** Tickets carrying every one of these tags (ticket_tags_pkey); the first drives the query, so put the rarest first. */
+  tags?: string[] | undefined;
+  /** Tickets carrying at least one of these tags (ticket_tags_pkey). */
+  anyTags?: string[] | undefined;
+  /** Tickets whose custom field has the value (ticket_field_values_text_idx / _number_idx); a multiselect's any option. */
+  customFields?: Array<{ fieldId: string; value: { text: string } | { number: number } }> | undefined;
 }
 
 /** Newest first: the ticket number is unique in the organization and never changes. */
@@ -67,6 +73,32 @@ export function findTicketForUpdate(trx: Executor, organizationId: string, id: s
 const listOf = <T extends string>(values: T | readonly T[] | undefined): readonly T[] =>
   values === undefined ? [] : typeof values === 'string' ? [values] : values;
 
+/** The ticket carries one of `tags`: a seek of ticket_tags_pkey (organization, tag, number) per tag. */
+function taggedWith(organizationId: string, tags: string[]) {
+  return (eb: ExpressionBuilder<Database, 'tickets'>) =>
+    eb.exists(
+      eb
+        .selectFrom('ticket_tags')
+        .select(sql.lit(1).as('one'))
+        .where('ticket_tags.organization_id', '=', organizationId)
+        .where('ticket_tags.tag', 'in', tags)
+        .whereRef('ticket_tags.ticket_number', '=', 'tickets.ticket_number'),
+    );
+}
+
+/** The ticket has this value of the field: a seek of the field's value index. */
+function withFieldValue(organizationId: string, fieldId: string, value: { text: string } | { number: number }) {
+  return (eb: ExpressionBuilder<Database, 'tickets'>) => {
+    let values = eb
+      .selectFrom('ticket_field_values')
+      .select(sql.lit(1).as('one'))
+      .where('ticket_field_values.organization_id', '=', organizationId)
+      .where('ticket_field_values.field_id', '=', fieldId);
+    values = 'number' in value ? values.where('ticket_field_values.value_number', '=', value.number) : values.where('ticket_field_values.value_text', '=', value.text);
+    return eb.exists(values.whereRef('ticket_field_values.ticket_number', '=', 'tickets.ticket_number'));
+  };
+}
+
 /**
  * The list filters other than search, and the cursor's start (a page read by `cursor` starts after
  * its ticket number), on a query that has `tickets` in scope.
@@ -85,6 +117,9 @@ function withFilters<O>(query: SelectQueryBuilder<Database, 'tickets', O>, organ
   if (filters.category !== undefined) q = q.where('tickets.category', '=', filters.category);
   if (filters.unassigned !== undefined) q = q.where('tickets.assigned_user_id', filters.unassigned ? 'is' : 'is not', null);
   if (filters.updatedSince !== undefined) q = q.where('tickets.updated_at', '>=', filters.updatedSince);
+  for (const tag of filters.tags ?? []) q = q.where(taggedWith(organizationId, [tag]));
+  if (filters.anyTags) q = q.where(taggedWith(organizationId, filters.anyTags));
+  for (const { fieldId, value } of filters.customFields ?? []) q = q.where(withFieldValue(organizationId, fieldId, value));
   if (page?.after) q = q.where(afterCursor(page.after, TICKET_ORDER));
   return q;
 }
@@ -106,9 +141,64 @@ export function listTicketsQuery(
     const filtered = <O>(query: SelectQueryBuilder<Database, 'tickets', O>) => withFilters(query, organizationId, filters, page);
     return searchTicketsQuery(db, search, organizationId, term, page, { filtered, columns: COLUMNS, qualified: QUALIFIED });
   }
+  // One tag of any_tag is that tag: its rows can drive the query too.
+  if (!filters.tags?.length && filters.anyTags?.length === 1) filters = { ...filters, tags: filters.anyTags, anyTags: undefined };
+  if (filters.tags?.length) return taggedTicketsQuery(db, organizationId, filters, page);
+  if (filters.customFields?.length) return fieldValueTicketsQuery(db, organizationId, filters, page);
   return withFilters(db.selectFrom('tickets'), organizationId, filters, page)
     .select(COLUMNS)
     .orderBy('tickets.ticket_number', 'desc')
+    .limit(page.limit)
+    .offset(page.offset);
+}
+
+/** A custom field filter's order: its value rows' numbers, which are the tickets'. */
+const VALUE_ROW_ORDER: SortKey<{ ticket_number: number }> = { ...TICKET_ORDER, columns: ['fv.ticket_number'] };
+
+/**
+ * A page of the tickets with `filters.customFields`: the first one's value rows, read newest first
+ * from the cursor on from its value index (organization, field, value, number), drive the query;
+ * the other filters are checked on the way, and the read stops at the page's end.
+ */
+function fieldValueTicketsQuery(db: Executor, organizationId: string, filters: TicketFilters, page: Page) {
+  const [first, ...others] = filters.customFields!;
+  let driver = db
+    .selectFrom('ticket_field_values as fv')
+    .innerJoin('tickets', (join) => join.onRef('tickets.organization_id', '=', 'fv.organization_id').onRef('tickets.ticket_number', '=', 'fv.ticket_number'))
+    .where('fv.organization_id', '=', organizationId)
+    .where('fv.field_id', '=', first!.fieldId);
+  driver = 'number' in first!.value ? driver.where('fv.value_number', '=', first!.value.number) : driver.where('fv.value_text', '=', first!.value.text);
+  if (page.after) driver = driver.where(afterCursor(page.after, VALUE_ROW_ORDER));
+  // Seen as a query of tickets for the other filters: their conditions name only tickets' columns.
+  const tickets = driver as unknown as SelectQueryBuilder<Database, 'tickets', object>;
+  return withFilters(tickets, organizationId, { ...filters, customFields: others }, page)
+    .select(QUALIFIED)
+    .orderBy(sql.ref('fv.ticket_number'), 'desc')
+    .limit(page.limit)
+    .offset(page.offset);
+}
+
+/** A tag filter's order: its ticket_tags rows' numbers, which are the tickets'. */
+const TAG_ROW_ORDER: SortKey<{ ticket_number: number }> = { ...TICKET_ORDER, columns: ['tt.ticket_number'] };
+
+/**
+ * A page of the tickets carrying `filters.tags`: the first tag's rows of ticket_tags_pkey, read
+ * newest first from the cursor on, drive the query (each ticket fetched by its number); the other
+ * tags and filters are checked on the way, and the read stops at the page's end.
+ */
+function taggedTicketsQuery(db: Executor, organizationId: string, filters: TicketFilters, page: Page) {
+  const [first, ...others] = filters.tags!;
+  let driver = db
+    .selectFrom('ticket_tags as tt')
+    .innerJoin('tickets', (join) => join.onRef('tickets.organization_id', '=', 'tt.organization_id').onRef('tickets.ticket_number', '=', 'tt.ticket_number'))
+    .where('tt.organization_id', '=', organizationId)
+    .where('tt.tag', '=', first!);
+  if (page.after) driver = driver.where(afterCursor(page.after, TAG_ROW_ORDER));
+  // Seen as a query of tickets for the other filters: their conditions name only tickets' columns.
+  const tickets = driver as unknown as SelectQueryBuilder<Database, 'tickets', object>;
+  return withFilters(tickets, organizationId, { ...filters, tags: others }, page)
+    .select(QUALIFIED)
+    .orderBy(sql.ref('tt.ticket_number'), 'desc')
     .limit(page.limit)
     .offset(page.offset);
 }

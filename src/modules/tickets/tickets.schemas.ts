@@ -1,6 +1,11 @@
 import { Type, type Static } from 'typebox';
 import { MAX_SEARCH_TERM_LENGTH, UNINDEXED_TERM_WINDOW } from '../../search/search.js';
+import { CustomFieldsInput, TicketCustomFields } from '../ticket-fields/ticket-fields.schemas.js';
+import { TagList, TagQuery, TicketTags } from '../tags/tags.schemas.js';
 import { DateTime, named, Nullable, pageQuery, StringEnum, Uuid } from '../../shared/schemas.js';
+
+/** A custom field filter's parameter name, `custom_fields[<key>]`. */
+export const CUSTOM_FIELD_PARAMETER = /^custom_fields\[([a-z][a-z0-9_]{0,49})\]$/;
 
 export const TICKET_STATUSES = ['new', 'open', 'pending', 'resolved', 'closed'] as const;
 export const TICKET_PRIORITIES = ['low', 'medium', 'high', 'urgent'] as const;
@@ -31,6 +36,8 @@ export const TICKET_EXAMPLE = {
   updated_at: '2026-01-31T10:02:47.512Z',
   resolved_at: null,
   closed_at: null,
+  tags: ['billing', 'vat'],
+  custom_fields: { plan: 'pro', seats: 12 },
 };
 
 export const Ticket = named(
@@ -60,6 +67,8 @@ export const Ticket = named(
       updated_at: DateTime(),
       resolved_at: Nullable(DateTime()),
       closed_at: Nullable(DateTime()),
+      tags: TicketTags,
+      custom_fields: TicketCustomFields,
     },
     { examples: [TICKET_EXAMPLE] },
   ),
@@ -79,6 +88,8 @@ export const CreateTicketBody = Type.Object(
     assigned_user_id: Type.Optional(Nullable(Uuid())),
     assigned_team_id: Type.Optional(Nullable(Uuid())),
     due_date: Type.Optional(Nullable(DateTime())),
+    tags: Type.Optional(TagList("The ticket's tags")),
+    custom_fields: Type.Optional(CustomFieldsInput),
   },
   { additionalProperties: false, examples: [{ customer_name: 'Ada Lovelace', customer_email: 'ada@example.com', subject: 'Cannot download my invoice', description: 'The invoice page shows an error since this morning.', priority: 'high', category: 'billing' }] },
 );
@@ -94,6 +105,10 @@ export const UpdateTicketBody = Type.Object(
     assigned_user_id: Type.Optional(Nullable(Uuid({ description: 'null unassigns' }))),
     assigned_team_id: Type.Optional(Nullable(Uuid({ description: 'null unassigns' }))),
     due_date: Type.Optional(Nullable(DateTime())),
+    tags: Type.Optional(TagList('Replaces all the ticket\'s tags (not with add_tags or remove_tags)')),
+    add_tags: Type.Optional(TagList('Tags to add to the ticket\'s (those it has stay)')),
+    remove_tags: Type.Optional(TagList('Tags to take off the ticket (a tag it does not have is ignored)')),
+    custom_fields: Type.Optional(CustomFieldsInput),
   },
   { additionalProperties: false, examples: [{ status: 'pending', priority: 'urgent' }] },
 );
@@ -130,8 +145,15 @@ export const ListTicketsQuery = Type.Object(
     updated_since: Type.Optional(
       DateTime({ description: 'Only tickets changed at or after this moment (updated_at >= it): what changed since the last sync' }),
     ),
+    tag: Type.Optional(TagQuery('Only tickets carrying every one of these tags')),
+    any_tag: Type.Optional(TagQuery('Only tickets carrying at least one of these tags')),
     ...pageQuery(100, 500),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    // `custom_fields[<key>]=<value>` arrives as a parameter of that name (the query parser does not
+    // nest brackets): every such name is allowed here and checked against the definitions by the service.
+    patternProperties: { [CUSTOM_FIELD_PARAMETER.source]: Type.String({ maxLength: 10_000 }) },
+  },
 );
 export type ListTicketsQuery = Static<typeof ListTicketsQuery>;

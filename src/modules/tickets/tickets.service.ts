@@ -15,10 +15,13 @@ import { findCustomerByEmail, insertCustomerUnlessExists, normalizeEmail } from 
 import { presentNewCustomer } from '../customers/customers.service.js';
 import { changesBetween, withEvents, type Actor, type EventLog } from '../events/events.log.js';
 import { takeNextTicketNumber } from '../organizations/organizations.repository.js';
+import { forgetTags, normalizeTags, rarestFirst, tagsAfter, tagsOfQuery, tagsOfRow, writeTicketTags } from '../tags/tags.service.js';
+import { ticketFieldsByKey } from '../ticket-fields/ticket-fields.repository.js';
+import { writeTicketFieldValues } from '../ticket-fields/ticket-fields.service.js';
+import { customFieldsAfter, filterValue, type CustomFields } from '../ticket-fields/ticket-fields.values.js';
 import { teamExists } from '../teams/teams.repository.js';
 import { userExists } from '../users/users.repository.js';
-import type { CreateTicketBody, ListTicketsQuery, Ticket, UpdateTicketBody } from './tickets.schemas.js';
-import { TICKET_PRIORITIES, TICKET_STATUSES } from './tickets.schemas.js';
+import { CUSTOM_FIELD_PARAMETER, TICKET_PRIORITIES, TICKET_STATUSES, type CreateTicketBody, type ListTicketsQuery, type Ticket, type UpdateTicketBody } from './tickets.schemas.js';
 import {
   beyondWindowQuery,
   deleteTicket as deleteTicketRow,
@@ -58,6 +61,8 @@ export function presentTicket(row: TicketColumns): Ticket {
     updated_at: toIso(row.updated_at),
     resolved_at: toIsoOrNull(row.resolved_at),
     closed_at: toIsoOrNull(row.closed_at),
+    tags: tagsOfRow(row),
+    custom_fields: JSON.parse(row.custom_fields) as CustomFields,
   };
 }
 
@@ -87,6 +92,9 @@ export async function checkAssignees(
  * (case-insensitively; an existing name is kept), with their events, in one transaction.
  */
 export async function createTicket(deps: TicketDeps, organizationId: string, body: CreateTicketBody, actor: Actor): Promise<Ticket> {
+  const tags = normalizeTags(body.tags ?? [], 'body.tags');
+  const fields = await ticketFieldsByKey(deps.store.db, organizationId);
+  const custom = customFieldsAfter(fields, {}, body.custom_fields);
   await checkAssignees(deps.store.db, organizationId, body);
   return withEvents(deps.store.db, organizationId, actor, async (trx, events) => {
     const now = nowIso();
@@ -94,8 +102,10 @@ export async function createTicket(deps: TicketDeps, organizationId: string, bod
     // it can be made stale by another process's commit (which would fail the write SQLITE_BUSY).
     const ticketNumber = await takeNextTicketNumber(trx, organizationId);
     const customerId = await findOrCreateCustomer(trx, organizationId, body, events, now);
-    const row = newTicketRow(organizationId, ticketNumber, customerId, body, now);
+    const row = newTicketRow(organizationId, ticketNumber, customerId, body, now, tags, custom);
     await insertTicket(trx, row);
+    await writeTicketTags(trx, organizationId, row, [], tags);
+    await writeTicketFieldValues(trx, organizationId, row, fields, {}, custom);
     const ticket = presentTicket(row);
     events.add({ type: 'ticket.created', resourceType: 'ticket', resourceId: ticket.id, ticketId: ticket.id, object: ticket, occurredAt: now });
     return ticket;
@@ -129,7 +139,16 @@ export function newCustomerRow(organizationId: string, body: CreateTicketBody, n
   };
 }
 
-export function newTicketRow(organizationId: string, ticketNumber: number, customerId: string, body: CreateTicketBody, now: string) {
+/** A new ticket's row; `tags` and `custom` checked (the create fast path takes only creates without). */
+export function newTicketRow(
+  organizationId: string,
+  ticketNumber: number,
+  customerId: string,
+  body: CreateTicketBody,
+  now: string,
+  tags: string[] = [],
+  custom: CustomFields = {},
+) {
   return {
     id: randomUUID(),
     organization_id: organizationId,
@@ -149,6 +168,8 @@ export function newTicketRow(organizationId: string, ticketNumber: number, custo
     updated_at: now,
     resolved_at: null,
     closed_at: null,
+    tags: JSON.stringify(tags),
+    custom_fields: JSON.stringify(custom),
   };
 }
 
@@ -175,16 +196,32 @@ function anyOfValues<T extends string>(value: string | undefined, allowed: reado
   return [...new Set(values)] as T[];
 }
 
+/** The `custom_fields[<key>]=<value>` parameters as filters: each key a field of the organization, each value of its type. */
+async function customFieldFilters(db: Executor, organizationId: string, query: ListTicketsQuery): Promise<TicketFilters['customFields']> {
+  const given = Object.entries(query as Record<string, unknown>).filter(([name]) => CUSTOM_FIELD_PARAMETER.test(name));
+  if (given.length === 0) return undefined;
+  const fields = await ticketFieldsByKey(db, organizationId);
+  return given.map(([name, raw]) => {
+    const at = `query.${name}`;
+    const field = fields.get(CUSTOM_FIELD_PARAMETER.exec(name)![1]!);
+    if (!field) throw errors.invalidField(at, 'is not a custom field of this organization (see GET /v1/ticket-fields)');
+    return { fieldId: field.id, value: filterValue(field, String(raw), at) };
+  });
+}
+
 export async function listTickets(deps: TicketDeps, organizationId: string, query: ListTicketsQuery, page: Page): Promise<Ticket[]> {
   const filters: TicketFilters = {
     status: anyOfValues(query.status, TICKET_STATUSES, 'query.status', 'status'),
     priority: anyOfValues(query.priority, TICKET_PRIORITIES, 'query.priority', 'priority'),
+    customFields: await customFieldFilters(deps.store.db, organizationId, query),
     assignedUserId: query.assigned_user_id,
     assignedTeamId: query.assigned_team_id,
     customerId: query.customer_id,
     category: query.category,
     unassigned: query.unassigned,
     updatedSince: query.updated_since === undefined ? undefined : toIso(query.updated_since),
+    tags: await rarestFirst(deps.store.db, organizationId, tagsOfQuery(query.tag, 'query.tag')),
+    anyTags: tagsOfQuery(query.any_tag, 'query.any_tag'),
   };
   if (query.search === undefined) return (await listTicketRows(deps.store.db, deps.store.search, organizationId, filters, page)).map(presentTicket);
   const text = query.search;
@@ -247,9 +284,18 @@ export async function updateTicket(
       changes.status = body.status;
       Object.assign(changes, statusTimestamps(current.status, body.status, now));
     }
+    const tagsBefore = tagsOfRow(current);
+    const tags = tagsAfter(tagsBefore, body);
+    if (tags !== undefined && JSON.stringify(tags) !== current.tags) changes.tags = JSON.stringify(tags);
+    const fields = body.custom_fields === undefined ? undefined : await ticketFieldsByKey(trx, organizationId);
+    const customBefore = JSON.parse(current.custom_fields) as CustomFields;
+    const custom = fields && customFieldsAfter(fields, customBefore, body.custom_fields);
+    if (custom !== undefined && JSON.stringify(custom) !== current.custom_fields) changes.custom_fields = JSON.stringify(custom);
     if (Object.keys(changes).length === 0) return presentTicket(current);
     changes.updated_at = now;
     await updateTicketRow(trx, organizationId, id, changes);
+    if (tags !== undefined) await writeTicketTags(trx, organizationId, current, tagsBefore, tags);
+    if (fields && custom) await writeTicketFieldValues(trx, organizationId, current, fields, customBefore, custom);
     return recordTicketUpdate(events, current, changes, now);
   });
 }
@@ -261,6 +307,23 @@ function recordTicketUpdate(events: EventLog, current: TicketColumns, changes: U
   const changed = changesBetween(before, ticket);
   events.add({ type: 'ticket.updated', resourceType: 'ticket', resourceId: ticket.id, ticketId: ticket.id, object: ticket, changes: changed, occurredAt: now });
   return ticket;
+}
+
+/**
+ * A deleted custom field's key taken off tickets (their indexed values go with the field), each
+ * with its `ticket.updated` event; `updated_at` moves, as when a team's deletion unassigns a ticket.
+ */
+export async function clearCustomField(trx: Executor, events: EventLog, organizationId: string, ticketIds: string[], key: string): Promise<void> {
+  const now = nowIso();
+  for (const id of ticketIds) {
+    const current = await findTicketForUpdate(trx, organizationId, id);
+    if (!current) continue;
+    const custom = JSON.parse(current.custom_fields) as CustomFields;
+    delete custom[key];
+    const changes = { custom_fields: JSON.stringify(custom), updated_at: now };
+    await updateTicketRow(trx, organizationId, id, changes);
+    recordTicketUpdate(events, current, changes, now);
+  }
 }
 
 /**
@@ -285,6 +348,8 @@ export async function deleteTicket(deps: TicketDeps, organizationId: string, id:
     if (!current) throw errors.notFound('Ticket');
     assertIfMatch(ifMatch, presentTicket(current), 'The ticket');
     const ids = await attachmentIdsOfTickets(trx, organizationId, [id]);
+    // Its tag rows go with it (cascade); the organization's counts are taken down here.
+    await forgetTags(trx, organizationId, new Map(tagsOfRow(current).map((tag) => [tag, 1])));
     if (!(await deleteTicketRow(trx, organizationId, id))) throw errors.notFound('Ticket');
     // One event: the ticket's comments and attachments go with it and have none of their own.
     events.add({ type: 'ticket.deleted', resourceType: 'ticket', resourceId: id, ticketId: id, object: presentTicket(current) });

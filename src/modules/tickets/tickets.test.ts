@@ -56,7 +56,7 @@ describe('creating tickets', () => {
       [
         'id', 'ticket_number', 'tracking_token', 'ticket_display_id', 'customer_id', 'subject', 'description', 'status',
         'priority', 'category', 'assigned_user_id', 'assigned_team_id', 'due_date', 'created_at', 'updated_at',
-        'resolved_at', 'closed_at',
+        'resolved_at', 'closed_at', 'tags', 'custom_fields',
       ].sort(),
     );
     for (const f of ['id', 'customer_id', 'tracking_token']) expect(ticket[f]).toMatch(/^[0-9a-f]{8}-[0-9a-f-]{27}$/);
