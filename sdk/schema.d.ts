@@ -608,6 +608,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/mailboxes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List mailboxes, oldest first
+         * @description Requires an API key with the scope `mailboxes:read`.
+         */
+        get: operations["listMailboxes"];
+        put?: never;
+        /**
+         * Create a mailbox of the email channel
+         * @description Mail that arrives at the mailbox becomes tickets and comments; agents' public replies go out from it. Passwords are write-only. Mail servers on loopback, private or link-local addresses are refused (422) unless the installation sets MAIL_ALLOW_PRIVATE=true; an organization has at most MAIL_MAX_MAILBOXES mailboxes (default 50).
+         *
+         *     Requires an API key with the scope `mailboxes:write`.
+         */
+        post: operations["createMailbox"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mailboxes/{mailbox_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a mailbox
+         * @description Requires an API key with the scope `mailboxes:read`.
+         */
+        get: operations["getMailbox"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a mailbox (its tickets and their mail stay)
+         * @description Requires an API key with the scope `mailboxes:delete`.
+         */
+        delete: operations["deleteMailbox"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a mailbox: its settings, the default, pause or resume
+         * @description Requires an API key with the scope `mailboxes:write`.
+         */
+        patch: operations["updateMailbox"];
+        trace?: never;
+    };
     "/v1/tickets/{ticket_id}/attachments": {
         parameters: {
             query?: never;
@@ -927,7 +981,7 @@ export interface components {
              */
             role: "admin" | "readonly";
             /** @description resource:action scopes (spec §5.3) */
-            scopes?: ("tickets:read" | "tickets:write" | "tickets:delete" | "comments:read" | "comments:write" | "comments:delete" | "attachments:read" | "attachments:write" | "attachments:delete" | "customers:read" | "customers:write" | "customers:delete" | "teams:read" | "teams:write" | "teams:delete" | "users:read" | "users:write" | "users:delete" | "dashboard:read" | "events:read" | "webhooks:read" | "webhooks:write" | "webhooks:delete")[];
+            scopes?: ("tickets:read" | "tickets:write" | "tickets:delete" | "comments:read" | "comments:write" | "comments:delete" | "attachments:read" | "attachments:write" | "attachments:delete" | "customers:read" | "customers:write" | "customers:delete" | "teams:read" | "teams:write" | "teams:delete" | "users:read" | "users:write" | "users:delete" | "dashboard:read" | "events:read" | "webhooks:read" | "webhooks:write" | "webhooks:delete" | "mailboxes:read" | "mailboxes:write" | "mailboxes:delete")[];
             /**
              * Format: uuid
              * @description The user (agent) the key is issued to; must be a user of the organization
@@ -1010,6 +1064,68 @@ export interface components {
             has_premium_support?: boolean;
             /** @default false */
             is_vip?: boolean;
+        };
+        /**
+         * @example {
+         *       "address": "support@acme.test",
+         *       "name": "Acme Support",
+         *       "inbound": {
+         *         "type": "imap",
+         *         "host": "imap.acme.test",
+         *         "port": 993,
+         *         "security": "tls",
+         *         "username": "support@acme.test",
+         *         "password": "app-password"
+         *       },
+         *       "outbound": null
+         *     }
+         */
+        CreateMailboxRequest: {
+            /**
+             * Format: email
+             * @description Stored lower-cased; unique within the organization
+             */
+            address: string;
+            /** @description Shown as the display name of mail sent from the mailbox */
+            name: string;
+            /** @default true */
+            auto_reply?: boolean;
+            /** @description true makes it the default (the previous default stops being one); omitted: true when the organization has no default yet */
+            is_default?: boolean;
+            /** @description imap needs host, port, security, username and password (folder defaults to INBOX); smtp and none take no other field */
+            inbound?: {
+                /**
+                 * @description `imap`: polled (IDLE where the server offers it); `smtp`: mail for `address` arrives at the service's own SMTP listener (MAIL_SMTP_PORT); `none`: no intake but POST /v1/mailboxes/{id}/messages
+                 * @enum {string}
+                 */
+                type: "imap" | "smtp" | "none";
+                /** @description A host name or IP address on a public address (private ones only with MAIL_ALLOW_PRIVATE=true) */
+                host?: string;
+                port?: number;
+                /**
+                 * @description `tls`: TLS from the first byte (IMAPS 993, SMTPS 465); `starttls`: upgraded after connecting; `none`: plain text
+                 * @enum {string}
+                 */
+                security?: "tls" | "starttls" | "none";
+                username?: string;
+                folder?: string;
+                /** @description Write-only: never shown in an answer */
+                password?: string;
+            };
+            /** @description The mailbox's own SMTP server; null sends through the installation's SMTP_URL */
+            outbound?: {
+                /** @description A host name or IP address on a public address (private ones only with MAIL_ALLOW_PRIVATE=true) */
+                host: string;
+                port: number;
+                /**
+                 * @description `tls`: TLS from the first byte (IMAPS 993, SMTPS 465); `starttls`: upgraded after connecting; `none`: plain text
+                 * @enum {string}
+                 */
+                security: "tls" | "starttls" | "none";
+                username?: string;
+                /** @description Write-only: never shown in an answer */
+                password?: string;
+            } | null;
         };
         /**
          * @example {
@@ -1448,6 +1564,89 @@ export interface components {
             /** @constant */
             status: "ok";
         };
+        /**
+         * @example {
+         *       "id": "5d0a3c2e-8f1b-4c7d-9e2a-1b3c4d5e6f70",
+         *       "address": "support@acme.test",
+         *       "name": "Acme Support",
+         *       "auto_reply": true,
+         *       "is_default": true,
+         *       "inbound": {
+         *         "type": "imap",
+         *         "host": "imap.acme.test",
+         *         "port": 993,
+         *         "security": "tls",
+         *         "username": "support@acme.test",
+         *         "folder": "INBOX"
+         *       },
+         *       "outbound": {
+         *         "host": "smtp.acme.test",
+         *         "port": 587,
+         *         "security": "starttls",
+         *         "username": "support@acme.test"
+         *       },
+         *       "state": "active",
+         *       "last_error": null,
+         *       "last_checked_at": "2026-01-31T09:20:00.000Z",
+         *       "created_at": "2026-01-31T09:15:02.123Z",
+         *       "updated_at": "2026-01-31T09:15:02.123Z"
+         *     }
+         */
+        Mailbox: {
+            /** Format: uuid */
+            id: string;
+            address: string;
+            name: string;
+            /** @description Acknowledge a ticket opened by mail with a reply naming its display id */
+            auto_reply: boolean;
+            /** @description At most one per organization: tickets created through the API are answered through it */
+            is_default: boolean;
+            /** @description How mail comes in; imap shows host, port, security, username and folder, never the password */
+            inbound: {
+                /**
+                 * @description `imap`: polled (IDLE where the server offers it); `smtp`: mail for `address` arrives at the service's own SMTP listener (MAIL_SMTP_PORT); `none`: no intake but POST /v1/mailboxes/{id}/messages
+                 * @enum {string}
+                 */
+                type: "imap" | "smtp" | "none";
+                /** @description A host name or IP address on a public address (private ones only with MAIL_ALLOW_PRIVATE=true) */
+                host?: string;
+                port?: number;
+                /**
+                 * @description `tls`: TLS from the first byte (IMAPS 993, SMTPS 465); `starttls`: upgraded after connecting; `none`: plain text
+                 * @enum {string}
+                 */
+                security?: "tls" | "starttls" | "none";
+                username?: string;
+                folder?: string;
+            };
+            outbound: {
+                /** @description A host name or IP address on a public address (private ones only with MAIL_ALLOW_PRIVATE=true) */
+                host: string;
+                port: number;
+                /**
+                 * @description `tls`: TLS from the first byte (IMAPS 993, SMTPS 465); `starttls`: upgraded after connecting; `none`: plain text
+                 * @enum {string}
+                 */
+                security: "tls" | "starttls" | "none";
+                username?: string;
+            } | null;
+            /**
+             * @description `active`; `failing`: the mail server refused or could not be reached (see last_error), retried with backoff; `paused`: set by you, no intake
+             * @enum {string}
+             */
+            state: "active" | "failing" | "paused";
+            /** @description The mail server's own words at the last failure */
+            last_error: string | null;
+            /**
+             * Format: date-time
+             * @description When the mailbox was last read (imap)
+             */
+            last_checked_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
         Message: {
             /** @example User added to team */
             message: string;
@@ -1637,7 +1836,7 @@ export interface components {
             /** @description A label for people; grants nothing */
             name?: string;
             /** @description resource:action scopes (spec §5.3) */
-            scopes?: ("tickets:read" | "tickets:write" | "tickets:delete" | "comments:read" | "comments:write" | "comments:delete" | "attachments:read" | "attachments:write" | "attachments:delete" | "customers:read" | "customers:write" | "customers:delete" | "teams:read" | "teams:write" | "teams:delete" | "users:read" | "users:write" | "users:delete" | "dashboard:read" | "events:read" | "webhooks:read" | "webhooks:write" | "webhooks:delete")[];
+            scopes?: ("tickets:read" | "tickets:write" | "tickets:delete" | "comments:read" | "comments:write" | "comments:delete" | "attachments:read" | "attachments:write" | "attachments:delete" | "customers:read" | "customers:write" | "customers:delete" | "teams:read" | "teams:write" | "teams:delete" | "users:read" | "users:write" | "users:delete" | "dashboard:read" | "events:read" | "webhooks:read" | "webhooks:write" | "webhooks:delete" | "mailboxes:read" | "mailboxes:write" | "mailboxes:delete")[];
             /**
              * Format: uuid
              * @description The user (agent) the key is issued to; must be a user of the organization
@@ -1706,6 +1905,62 @@ export interface components {
             notes?: string | null;
             has_premium_support?: boolean;
             is_vip?: boolean;
+        };
+        /**
+         * @example {
+         *       "state": "paused"
+         *     }
+         */
+        UpdateMailboxRequest: {
+            /**
+             * Format: email
+             * @description Stored lower-cased; unique within the organization
+             */
+            address?: string;
+            /** @description Shown as the display name of mail sent from the mailbox */
+            name?: string;
+            auto_reply?: boolean;
+            /** @description true makes it the default (the previous default stops being one); false leaves the organization without one */
+            is_default?: boolean;
+            /** @description Merged into the current settings: give only what changes */
+            inbound?: {
+                /**
+                 * @description `imap`: polled (IDLE where the server offers it); `smtp`: mail for `address` arrives at the service's own SMTP listener (MAIL_SMTP_PORT); `none`: no intake but POST /v1/mailboxes/{id}/messages
+                 * @enum {string}
+                 */
+                type?: "imap" | "smtp" | "none";
+                /** @description A host name or IP address on a public address (private ones only with MAIL_ALLOW_PRIVATE=true) */
+                host?: string;
+                port?: number;
+                /**
+                 * @description `tls`: TLS from the first byte (IMAPS 993, SMTPS 465); `starttls`: upgraded after connecting; `none`: plain text
+                 * @enum {string}
+                 */
+                security?: "tls" | "starttls" | "none";
+                username?: string;
+                /** @description Write-only: never shown in an answer */
+                password?: string;
+                folder?: string;
+            };
+            /** @description Merged into the current server settings (a full object when there are none yet); null for SMTP_URL */
+            outbound?: {
+                /** @description A host name or IP address on a public address (private ones only with MAIL_ALLOW_PRIVATE=true) */
+                host?: string;
+                port?: number;
+                /**
+                 * @description `tls`: TLS from the first byte (IMAPS 993, SMTPS 465); `starttls`: upgraded after connecting; `none`: plain text
+                 * @enum {string}
+                 */
+                security?: "tls" | "starttls" | "none";
+                username?: string | null;
+                /** @description Write-only: never shown in an answer */
+                password?: string | null;
+            } | null;
+            /**
+             * @description Pause intake, or resume it (also of a failing mailbox: tried again at once)
+             * @enum {string}
+             */
+            state?: "active" | "paused";
         };
         /**
          * @example {
@@ -4554,6 +4809,274 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    listMailboxes: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 */
+                limit?: number;
+                /** @description Records to skip (same as skip), 0 to 100,000; to reach further, narrow the list with filters */
+                offset?: number;
+                /** @description Records to skip (same as offset), 0 to 100,000; to reach further, narrow the list with filters */
+                skip?: number;
+                /** @description Keyset paging: the opaque cursor from the `Link: <...>; rel="next"` header of the previous page; the page starts right after that page's last item, so items added or removed meanwhile are neither skipped nor repeated. Not with offset/skip. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The next page of the list (`<...>; rel="next"`, its `cursor` filled in), sent when this page is full */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Mailbox"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    createMailbox: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer without doing the work again; with another body it is 422; while the first is still running, 409. 1 to 255 visible ASCII characters, e.g. a UUID; a quoted string ("...") names the same key as without quotes.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "address": "support@acme.test",
+                 *       "name": "Acme Support",
+                 *       "inbound": {
+                 *         "type": "imap",
+                 *         "host": "imap.acme.test",
+                 *         "port": 993,
+                 *         "security": "tls",
+                 *         "username": "support@acme.test",
+                 *         "password": "app-password"
+                 *       },
+                 *       "outbound": null
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateMailboxRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Location: components["headers"]["CreatedLocation"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Mailbox"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    getMailbox: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the copy the client holds: 304 Not Modified (no body) while it is still current */
+                "if-none-match"?: string;
+            };
+            path: {
+                mailbox_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The version of this representation: send it back in If-None-Match (GET) or If-Match (PATCH, DELETE) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Mailbox"];
+                };
+            };
+            /** @description Not Modified: the copy named in If-None-Match is current (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    deleteMailbox: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the record is still as the client last saw it: its ETag (or `*`). A stale one is 412 and nothing is changed */
+                "if-match"?: string;
+            };
+            path: {
+                mailbox_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description HTTP 412 */
+            412: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    updateMailbox: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the record is still as the client last saw it: its ETag (or `*`). A stale one is 412 and nothing is changed */
+                "if-match"?: string;
+            };
+            path: {
+                mailbox_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "state": "paused"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateMailboxRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The version of this representation: send it back in If-None-Match (GET) or If-Match (PATCH, DELETE) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Mailbox"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            /** @description HTTP 412 */
+            412: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];

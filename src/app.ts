@@ -16,6 +16,7 @@ import { commentsRoutes } from './modules/comments/comments.routes.js';
 import { customersRoutes } from './modules/customers/customers.routes.js';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
+import { mailboxesRoutes } from './modules/mail/mailboxes.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { teamsRoutes } from './modules/teams/teams.routes.js';
@@ -116,6 +117,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(apiKeysRoutes, deps);
   await app.register(eventsRoutes, deps);
   await app.register(webhooksRoutes, deps);
+  await app.register(mailboxesRoutes, deps);
   // One signer for both ends, so the secret is read (or created) once.
   const signer = createUrlSigner(deps.config);
   await app.register(attachmentsRoutes, { ...deps, signer });

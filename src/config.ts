@@ -55,6 +55,9 @@ const EnvSchema = Type.Object({
   WEBHOOKS_POLL_INTERVAL_MS: Type.Integer({ minimum: 10, maximum: 600_000, default: 500 }),
   WEBHOOKS_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 1000, default: 8 }),
   CORS_ORIGINS: Type.Optional(Type.String()),
+  // The email channel (docs/operations.md#email).
+  MAIL_ALLOW_PRIVATE: Type.Boolean({ default: false }),
+  MAIL_MAX_MAILBOXES: Type.Integer({ minimum: 1, maximum: 10_000, default: 50 }),
   // Search (docs/operations.md#search).
   SEARCH_TIMEOUT_MS: Type.Integer({ minimum: 10, maximum: 600_000, default: 800 }),
   SEARCH_CONCURRENCY: Type.Integer({ minimum: 0, maximum: 64, default: 4 }),
@@ -126,6 +129,7 @@ export interface Config {
   /** How often the dashboard's counter deltas are folded into its totals (dashboard.compaction.ts). */
   dashboardCompactionIntervalMs: number;
   webhooks: WebhookConfig;
+  mail: MailConfig;
   /** Browser origins allowed to call the API (CORS): any (`*`), a list, or none (null: CORS off). */
   corsOrigins: '*' | string[] | null;
   /** Time budget of a search, searches at once (SQLite worker threads, PostgreSQL connections), and per organization. */
@@ -143,6 +147,13 @@ export interface WebhookConfig {
   pollIntervalMs: number;
   /** Endpoints a process delivers to at the same time (each endpoint one delivery at a time, in order). */
   concurrency: number;
+}
+
+export interface MailConfig {
+  /** Allow mail servers on loopback, private, link-local and metadata addresses (a mail server on the installation's own network). */
+  allowPrivate: boolean;
+  /** Mailboxes an organization may have. */
+  maxMailboxes: number;
 }
 
 const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -333,6 +344,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryDelaysMs: parseRetrySchedule(e.WEBHOOKS_RETRY_SCHEDULE),
       pollIntervalMs: e.WEBHOOKS_POLL_INTERVAL_MS,
       concurrency: e.WEBHOOKS_CONCURRENCY,
+    },
+    mail: {
+      allowPrivate: e.MAIL_ALLOW_PRIVATE,
+      maxMailboxes: e.MAIL_MAX_MAILBOXES,
     },
     corsOrigins: parseCorsOrigins(e.CORS_ORIGINS),
     search: {

@@ -144,8 +144,8 @@ describe('GET /v1/test', () => {
       expires_at: null,
     });
     expect(body.key_prefix).toHaveLength(16);
-    // The 19 scopes of spec §5.3, and events:read and webhooks:read|write|delete (decisions §12).
-    expect(body.scopes).toHaveLength(23);
+    // The 19 scopes of spec §5.3, events:read and webhooks:read|write|delete (decisions §12), mailboxes:read|write|delete.
+    expect(body.scopes).toHaveLength(26);
     expect(t.org.adminKey.startsWith(body.key_prefix)).toBe(true);
   });
 
@@ -163,7 +163,7 @@ describe('GET /v1/test', () => {
     expect(body.key_prefix).toBe(key.slice(0, 'key_ro_'.length + 6));
     expect(body.scopes).toEqual([...READ_SCOPES]);
     expect(body.scopes.every((s) => s.endsWith(':read'))).toBe(true);
-    expect(body.scopes).toHaveLength(9);
+    expect(body.scopes).toHaveLength(10);
 
     expect(body.expires_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     const expiresAt = Date.parse(body.expires_at!);

@@ -66,6 +66,8 @@ function validBody(op: Operation): { payload?: string | Buffer; contentType?: st
     'POST /v1/portal/tickets/{tracking_token}/comments': { body: 'B' },
     'POST /v1/webhooks': { url: 'https://hooks.example.com/rules', events: ['*'] },
     'PATCH /v1/webhooks/{webhook_id}': { description: 'D' },
+    'POST /v1/mailboxes': { address: `m-${unique}@example.com`, name: 'M' },
+    'PATCH /v1/mailboxes/{mailbox_id}': { name: 'M' },
   };
   if (label(op) === 'POST /v1/tickets/{ticket_id}/attachments') {
     const { payload, contentType } = multipartBody([{ name: 'file', filename: 'a.txt', type: 'text/plain', data: 'x' }]);

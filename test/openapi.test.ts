@@ -477,6 +477,7 @@ describe('what client generators need', () => {
     const customer = await send('POST /v1/customers', {});
     const key = await send('POST /v1/api-keys', {});
     const webhook = await send('POST /v1/webhooks', {});
+    const mailbox = await send('POST /v1/mailboxes', {});
     const comment = await send('POST /v1/tickets/{ticket_id}/comments', { ticket_id: ticket.id });
     const token = await t.request({ method: 'POST', url: `/v1/tickets/${ticket.id}/tracking-token` });
     const ids = {
@@ -486,6 +487,7 @@ describe('what client generators need', () => {
       customer_id: customer.id,
       key_id: key.id,
       webhook_id: webhook.id,
+      mailbox_id: mailbox.id,
       comment_id: comment.id,
       tracking_token: token.json<{ tracking_token: string }>().tracking_token,
     };

@@ -177,6 +177,18 @@ describe('the typed SDK drives every operation of a live server', () => {
     );
     expect(retried.status).toBe('pending');
 
+    // Mailboxes.
+    const mailbox = ok(
+      await api.POST('/v1/mailboxes', {
+        body: { address: 'help@acme.test', name: 'Acme Help', outbound: { host: 'smtp.acme.test', port: 465, security: 'tls', username: 'help', password: 'secret' } },
+      }),
+    );
+    const mailboxPath = { mailbox_id: mailbox.id };
+    expect(mailbox.is_default).toBe(true);
+    expect(ok(await api.GET('/v1/mailboxes')).map((m) => m.address)).toEqual(['help@acme.test']);
+    expect(ok(await api.GET('/v1/mailboxes/{mailbox_id}', { params: { path: mailboxPath } })).outbound?.host).toBe('smtp.acme.test');
+    expect(ok(await api.PATCH('/v1/mailboxes/{mailbox_id}', { params: { path: mailboxPath }, body: { state: 'paused' } })).state).toBe('paused');
+
     // Dashboard and API keys.
     expect(ok(await api.GET('/v1/dashboard')).tickets.total).toBe(1);
     const key = ok(await api.POST('/v1/api-keys', { body: { name: 'Reporting', role: 'readonly' } }));
@@ -195,6 +207,7 @@ describe('the typed SDK drives every operation of a live server', () => {
     // Everything deleted in the end.
     for (const done of [
       await api.DELETE('/v1/webhooks/{webhook_id}', { params: { path: webhookPath } }),
+      await api.DELETE('/v1/mailboxes/{mailbox_id}', { params: { path: mailboxPath } }),
       await api.DELETE('/v1/tickets/{ticket_id}/attachments/{attachment_id}', { params: { path: attachmentPath } }),
       await api.DELETE('/v1/tickets/{ticket_id}/comments/{comment_id}', { params: { path: commentPath } }),
       await api.DELETE('/v1/tickets/{ticket_id}', { params: { path } }),

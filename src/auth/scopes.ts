@@ -2,7 +2,8 @@ export const RESOURCES = ['tickets', 'comments', 'attachments', 'customers', 'te
 
 /**
  * Every scope: those of spec §5.3 in a stable order, then the event and webhook scopes of
- * decisions §12 (the change feed has only a read scope; webhooks are managed like a resource).
+ * decisions §12 (the change feed has only a read scope; webhooks are managed like a resource),
+ * then the email channel's mailboxes.
  */
 export const ALL_SCOPES = [
   ...RESOURCES.flatMap((r) => [`${r}:read`, `${r}:write`, `${r}:delete`] as const),
@@ -11,6 +12,9 @@ export const ALL_SCOPES = [
   'webhooks:read',
   'webhooks:write',
   'webhooks:delete',
+  'mailboxes:read',
+  'mailboxes:write',
+  'mailboxes:delete',
 ] as const;
 
 export type Scope = (typeof ALL_SCOPES)[number];

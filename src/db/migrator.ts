@@ -17,6 +17,7 @@ import * as m0015 from './migrations/0015_add_resolution_time_histogram.js';
 import * as m0017 from './migrations/0017_add_word_pairs_to_postgres_search_keys.js';
 import * as m0018 from './migrations/0018_add_word_pairs_to_sqlite_search.js';
 import * as m0019 from './migrations/0019_batch_postgres_search_index_inserts.js';
+import * as m0020 from './migrations/0020_create_mailboxes.js';
 import type { Database } from './types.js';
 
 /** Every migration, in order. A static list, so the compiled CLI and the tests see the same set. */
@@ -37,6 +38,7 @@ export const migrations: Record<string, Migration> = {
   '0017_add_word_pairs_to_postgres_search_keys': m0017,
   '0018_add_word_pairs_to_sqlite_search': m0018,
   '0019_batch_postgres_search_index_inserts': m0019,
+  '0020_create_mailboxes': m0020,
 };
 
 /** How long a process waits for another one's SQLite migrations before giving up. */

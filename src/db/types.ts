@@ -224,6 +224,26 @@ export interface WebhookDeliveriesTable {
   completed_at: NullableTimestamp;
 }
 
+/** A mailbox of the email channel (migration 0020_create_mailboxes). */
+export interface MailboxesTable {
+  id: string;
+  organization_id: string;
+  /** Lower-cased. */
+  address: string;
+  name: string;
+  auto_reply: number;
+  is_default: number;
+  /** JSON: `{ type, host, port, security, username, password, folder }` (password included). */
+  inbound: string;
+  /** JSON `{ host, port, security, username, password }`, or null for the installation's SMTP_URL. */
+  outbound: string | null;
+  state: 'active' | 'failing' | 'paused';
+  last_error: string | null;
+  last_checked_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface IdempotencyKeysTable {
   organization_id: string;
   api_key_id: string;
@@ -281,6 +301,7 @@ export interface Database {
   event_counters: EventCountersTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  mailboxes: MailboxesTable;
   idempotency_keys: IdempotencyKeysTable;
   dashboard_deltas: DashboardDeltasTable;
   dashboard_totals: DashboardTotalsTable;
@@ -298,3 +319,4 @@ export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type EventRow = Selectable<EventsTable>;
 export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type MailboxRow = Selectable<MailboxesTable>;

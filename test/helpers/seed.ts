@@ -16,6 +16,7 @@ export interface Seeded {
   memberId: string;
   keyId: string;
   webhookId: string;
+  mailboxId: string;
   /** A path of a signed download of the attachment (`/storage/...?expires=...&signature=...`). */
   signedPath: string;
 }
@@ -50,9 +51,13 @@ export async function seedRecords(t: TestApp): Promise<Seeded> {
   const hooks = await t.request({ method: 'GET', url: '/v1/webhooks?limit=1' });
   expect(hooks.statusCode, hooks.body).toBe(200);
   const webhookId = hooks.json<{ id: string }[]>()[0]?.id ?? (await created(t, '/v1/webhooks', { url: 'https://hooks.example.com/seeded', events: ['*'] }));
+  // Likewise for mailboxes (MAIL_MAX_MAILBOXES).
+  const mailboxes = await t.request({ method: 'GET', url: '/v1/mailboxes?limit=1' });
+  expect(mailboxes.statusCode, mailboxes.body).toBe(200);
+  const mailboxId = mailboxes.json<{ id: string }[]>()[0]?.id ?? (await created(t, '/v1/mailboxes', { address: 'seeded@example.com', name: 'Seeded' }));
   const download = await t.request({ method: 'GET', url: `/v1/tickets/${ticketId}/attachments/${attachmentId}/download` });
   const signed = new URL(download.json<{ signed_url: string }>().signed_url);
-  return { ticketId, trackingToken, customerId, commentId, attachmentId, teamId, userId, memberId, keyId, webhookId, signedPath: `${signed.pathname}${signed.search}` };
+  return { ticketId, trackingToken, customerId, commentId, attachmentId, teamId, userId, memberId, keyId, webhookId, mailboxId, signedPath: `${signed.pathname}${signed.search}` };
 }
 
 /** The values path parameters take for the seeded records, by parameter name. */
@@ -67,6 +72,7 @@ export function pathValues(seeded: Seeded): Record<string, string> {
     user_id: seeded.memberId,
     key_id: seeded.keyId,
     webhook_id: seeded.webhookId,
+    mailbox_id: seeded.mailboxId,
     // No delivery is made without a worker and a receiver; routes that take one check their query
     // and the webhook before the delivery, so an id that names none serves them.
     delivery_id: '00000000-0000-4000-8000-000000000000',

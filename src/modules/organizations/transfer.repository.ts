@@ -225,6 +225,26 @@ export const TRANSFER_TABLES: readonly TransferTable[] = [
       completed_at: timestamp,
     },
   },
+  // Mailboxes of the email channel, with their passwords (like webhook secrets).
+  {
+    table: 'mailboxes',
+    key: ['id'],
+    columns: {
+      id: text,
+      organization_id: text,
+      address: text,
+      name: text,
+      auto_reply: integer,
+      is_default: integer,
+      inbound: text,
+      outbound: text,
+      state: text,
+      last_error: text,
+      last_checked_at: timestamp,
+      created_at: timestamp,
+      updated_at: timestamp,
+    },
+  },
 ];
 
 /**
