@@ -750,6 +750,68 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/mailboxes/{mailbox_id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take a raw message in, as if the mailbox had received it
+         * @description For providers' inbound hooks and for tests: the body is the message itself (Content-Type: message/rfc822, at most 40 MiB). It is threaded, deduplicated and stored exactly as mail fetched by IMAP or received by the SMTP listener.
+         *
+         *     Requires an API key with the scope `mailboxes:write`.
+         */
+        post: operations["postMailboxMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tickets/{ticket_id}/raw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The original message of a ticket opened by mail (message/rfc822)
+         * @description Requires an API key with the scope `tickets:read`.
+         */
+        get: operations["getTicketRawMessage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tickets/{ticket_id}/comments/{comment_id}/raw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The original message of a comment that came by mail (message/rfc822)
+         * @description Requires an API key with the scope `comments:read`.
+         */
+        get: operations["getCommentRawMessage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/portal/tickets/{tracking_token}": {
         parameters: {
             query?: never;
@@ -958,13 +1020,31 @@ export interface components {
             author_user_id: string | null;
             /**
              * Format: uuid
-             * @description Set when the customer wrote it through self-service
+             * @description Set when the customer wrote it (through self-service or by mail)
              */
             author_customer_id: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /**
+             * @description `api`: through the API; `portal`: the customer through self-service; `email`: by mail
+             * @enum {string}
+             */
+            channel: "api" | "portal" | "email";
+            /** @description The mail it came by; its original is downloadable at the `raw` address */
+            email: {
+                /** @description Its Message-ID, without the angle brackets; null when it had none */
+                message_id: string | null;
+                /** @description The sender, lower-cased */
+                from: string;
+                /** @description Addresses, lower-cased */
+                to: string[];
+                /** @description Addresses, lower-cased */
+                cc: string[];
+                /** @description Sent by a machine (an auto-reply, a list, a bounce): kept, but it never reopens a ticket nor gets an acknowledgement */
+                automated: boolean;
+            } | null;
         };
         /**
          * @example {
@@ -1467,7 +1547,9 @@ export interface components {
          *         "created_at": "2026-01-31T09:15:02.123Z",
          *         "updated_at": "2026-01-31T10:02:47.512Z",
          *         "resolved_at": null,
-         *         "closed_at": null
+         *         "closed_at": null,
+         *         "channel": "api",
+         *         "email": null
          *       },
          *       "changes": {
          *         "status": {
@@ -1563,6 +1645,30 @@ export interface components {
         Liveness: {
             /** @constant */
             status: "ok";
+        };
+        /**
+         * @example {
+         *       "outcome": "created",
+         *       "ticket_id": "6f1c2a3e-8d4b-4c5a-9e7f-0a1b2c3d4e5f",
+         *       "comment_id": null,
+         *       "reason": null
+         *     }
+         */
+        MailIntakeResult: {
+            /**
+             * @description `created`: a new ticket; `appended`: a comment on the ticket it continues; `duplicate`: taken before (by Message-ID, or its bytes when it has none); `ignored`: sent from one of the organization's own mailboxes; `rejected`: it cannot be used (see reason). The raw message is kept in every case.
+             * @enum {string}
+             */
+            outcome: "created" | "appended" | "duplicate" | "ignored" | "rejected";
+            /** Format: uuid */
+            ticket_id: string | null;
+            /**
+             * Format: uuid
+             * @description Null when the message opened the ticket (it is its description)
+             */
+            comment_id: string | null;
+            /** @description Why it was ignored or rejected */
+            reason: string | null;
         };
         /**
          * @example {
@@ -1713,6 +1819,11 @@ export interface components {
             /** @description The first 500 attachments, oldest first */
             attachments: components["schemas"]["PortalAttachment"][];
         };
+        /**
+         * Format: binary
+         * @description The raw message (RFC 5322), at most 40 MiB
+         */
+        PostMailboxMessageRequest: Blob;
         PostPortalReplyRequest: {
             body?: string;
         };
@@ -1789,7 +1900,9 @@ export interface components {
          *       "created_at": "2026-01-31T09:15:02.123Z",
          *       "updated_at": "2026-01-31T10:02:47.512Z",
          *       "resolved_at": null,
-         *       "closed_at": null
+         *       "closed_at": null,
+         *       "channel": "api",
+         *       "email": null
          *     }
          */
         Ticket: {
@@ -1826,6 +1939,24 @@ export interface components {
             resolved_at: string | null;
             /** Format: date-time */
             closed_at: string | null;
+            /**
+             * @description `api`: through the API; `portal`: the customer through self-service; `email`: by mail
+             * @enum {string}
+             */
+            channel: "api" | "portal" | "email";
+            /** @description The mail it came by; its original is downloadable at the `raw` address */
+            email: {
+                /** @description Its Message-ID, without the angle brackets; null when it had none */
+                message_id: string | null;
+                /** @description The sender, lower-cased */
+                from: string;
+                /** @description Addresses, lower-cased */
+                to: string[];
+                /** @description Addresses, lower-cased */
+                cc: string[];
+                /** @description Sent by a machine (an auto-reply, a list, a bounce): kept, but it never reopens a ticket nor gets an acknowledgement */
+                automated: boolean;
+            } | null;
         };
         /**
          * @example {
@@ -5452,6 +5583,127 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    postMailboxMessage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer without doing the work again; with another body it is 422; while the first is still running, 409. 1 to 255 visible ASCII characters, e.g. a UUID; a quoted string ("...") names the same key as without quotes.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "idempotency-key"?: string;
+            };
+            path: {
+                mailbox_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "message/rfc822": components["schemas"]["PostMailboxMessageRequest"];
+            };
+        };
+        responses: {
+            /** @description HTTP 202 */
+            202: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailIntakeResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    getTicketRawMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ticket_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The message exactly as it was received */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "message/rfc822": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    getCommentRawMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ticket_id: string;
+                comment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The message exactly as it was received */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "message/rfc822": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];

@@ -16,6 +16,8 @@ import { commentsRoutes } from './modules/comments/comments.routes.js';
 import { customersRoutes } from './modules/customers/customers.routes.js';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
+import { createMessageIds } from './modules/mail/mail.message-ids.js';
+import { mailRoutes } from './modules/mail/mail.routes.js';
 import { mailboxesRoutes } from './modules/mail/mailboxes.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
@@ -122,6 +124,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const signer = createUrlSigner(deps.config);
   await app.register(attachmentsRoutes, { ...deps, signer });
   await app.register(storageRoutes, { ...deps, signer });
+  await app.register(mailRoutes, { ...deps, messageIds: createMessageIds(deps.config) });
   await app.register(portalRoutes, {
     ...deps,
     signer,

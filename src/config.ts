@@ -58,6 +58,7 @@ const EnvSchema = Type.Object({
   // The email channel (docs/operations.md#email).
   MAIL_ALLOW_PRIVATE: Type.Boolean({ default: false }),
   MAIL_MAX_MAILBOXES: Type.Integer({ minimum: 1, maximum: 10_000, default: 50 }),
+  MAIL_DOMAIN: Type.Optional(Type.String({ minLength: 1, maxLength: 253, pattern: '^[A-Za-z0-9.-]+$' })),
   // Search (docs/operations.md#search).
   SEARCH_TIMEOUT_MS: Type.Integer({ minimum: 10, maximum: 600_000, default: 800 }),
   SEARCH_CONCURRENCY: Type.Integer({ minimum: 0, maximum: 64, default: 4 }),
@@ -154,6 +155,8 @@ export interface MailConfig {
   allowPrivate: boolean;
   /** Mailboxes an organization may have. */
   maxMailboxes: number;
+  /** The right-hand side of our Message-IDs. */
+  domain: string;
 }
 
 const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -348,6 +351,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mail: {
       allowPrivate: e.MAIL_ALLOW_PRIVATE,
       maxMailboxes: e.MAIL_MAX_MAILBOXES,
+      domain: e.MAIL_DOMAIN ?? new URL(publicUrl).hostname,
     },
     corsOrigins: parseCorsOrigins(e.CORS_ORIGINS),
     search: {

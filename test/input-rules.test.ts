@@ -73,6 +73,9 @@ function validBody(op: Operation): { payload?: string | Buffer; contentType?: st
     const { payload, contentType } = multipartBody([{ name: 'file', filename: 'a.txt', type: 'text/plain', data: 'x' }]);
     return { payload, contentType };
   }
+  if (label(op) === 'POST /v1/mailboxes/{mailbox_id}/messages') {
+    return { payload: `From: a@example.com\r\nSubject: Rules ${unique}\r\n\r\nText\r\n`, contentType: 'message/rfc822' };
+  }
   if (label(op) === 'POST /portal/{tracking_token}/reply') return { payload: 'body=hi', contentType: 'application/x-www-form-urlencoded' };
   const body = bodies[label(op)];
   return body === undefined ? {} : json(body);

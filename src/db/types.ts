@@ -114,7 +114,13 @@ export interface TicketsTable {
   updated_at: Timestamp;
   resolved_at: NullableTimestamp;
   closed_at: NullableTimestamp;
+  channel: ColumnType<Channel, Channel | undefined, Channel>;
+  /** JSON: the `email` block of a ticket opened by mail (migration 0021_add_email_channel). */
+  email: ColumnType<string | null, string | null | undefined, string | null>;
 }
+
+/** How a ticket or comment came in. */
+export type Channel = 'api' | 'portal' | 'email';
 
 export interface CommentsTable {
   id: string;
@@ -126,6 +132,9 @@ export interface CommentsTable {
   author_customer_id: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  channel: ColumnType<Channel, Channel | undefined, Channel>;
+  /** JSON: the `email` block of a comment that came by mail. */
+  email: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface AttachmentsTable {
@@ -244,6 +253,22 @@ export interface MailboxesTable {
   updated_at: Timestamp;
 }
 
+/** Every message taken in, once per organization (migration 0021_add_email_channel). */
+export interface MailMessagesTable {
+  id: string;
+  organization_id: string;
+  mailbox_id: string | null;
+  /** The Message-ID (lower-cased, without brackets), or `sha256:<hex>` of the bytes when it has none. */
+  message_key: string;
+  message_id: string | null;
+  outcome: 'created' | 'appended' | 'ignored' | 'rejected';
+  ticket_id: string | null;
+  comment_id: string | null;
+  raw: Uint8Array;
+  size_bytes: number;
+  created_at: Timestamp;
+}
+
 export interface IdempotencyKeysTable {
   organization_id: string;
   api_key_id: string;
@@ -302,6 +327,7 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   mailboxes: MailboxesTable;
+  mail_messages: MailMessagesTable;
   idempotency_keys: IdempotencyKeysTable;
   dashboard_deltas: DashboardDeltasTable;
   dashboard_totals: DashboardTotalsTable;

@@ -29,14 +29,28 @@ async function created(t: TestApp, url: string, body: unknown): Promise<string> 
 
 /** Makes one of each record through the API. */
 export async function seedRecords(t: TestApp): Promise<Seeded> {
-  const ticket = await t.request({
-    method: 'POST',
-    url: '/v1/tickets',
-    body: { customer_name: 'Ada Lovelace', customer_email: 'ada@example.com', subject: 'Seeded', description: 'A seeded ticket' },
-  });
-  expect(ticket.statusCode, ticket.body).toBe(201);
-  const { id: ticketId, tracking_token: trackingToken, customer_id: customerId } = ticket.json<{ id: string; tracking_token: string; customer_id: string }>();
-  const commentId = await created(t, `/v1/tickets/${ticketId}/comments`, { body: 'A seeded comment' });
+  // An organization holds at most MAIL_MAX_MAILBOXES mailboxes: suites that seed again reuse the first. The ticket and its comment come by mail, so
+  // that the routes of their original messages have something to serve.
+  const mailboxes = await t.request({ method: 'GET', url: '/v1/mailboxes?limit=1' });
+  expect(mailboxes.statusCode, mailboxes.body).toBe(200);
+  const mailboxId = mailboxes.json<{ id: string }[]>()[0]?.id ?? (await created(t, '/v1/mailboxes', { address: 'seeded@example.com', name: 'Seeded' }));
+  const seededId = randomUUID();
+  const mail = (extra: string, body: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/v1/mailboxes/${mailboxId}/messages`,
+      headers: { authorization: `Bearer ${t.org.adminKey}`, 'content-type': 'message/rfc822' },
+      payload: `From: Ada Lovelace <ada@example.com>\r\nTo: seeded@example.com\r\nSubject: Seeded\r\n${extra}\r\n\r\n${body}\r\n`,
+    });
+  const opened = await mail(`Message-ID: <${seededId}@example.com>`, 'A seeded ticket');
+  expect(opened.statusCode, opened.body).toBe(202);
+  const ticketId = opened.json<{ ticket_id: string }>().ticket_id;
+  const ticket = await t.request({ method: 'GET', url: `/v1/tickets/${ticketId}` });
+  expect(ticket.statusCode, ticket.body).toBe(200);
+  const { tracking_token: trackingToken, customer_id: customerId } = ticket.json<{ tracking_token: string; customer_id: string }>();
+  const replied = await mail(`Message-ID: <${seededId}.reply@example.com>\r\nIn-Reply-To: <${seededId}@example.com>`, 'A seeded comment');
+  expect(replied.statusCode, replied.body).toBe(202);
+  const commentId = replied.json<{ comment_id: string }>().comment_id;
   const file = await upload(t, ticketId, 'seeded.txt', 'text/plain', 'seeded bytes');
   expect(file.statusCode, file.body).toBe(201);
   const attachmentId = file.json<{ id: string }>().id;
@@ -51,10 +65,6 @@ export async function seedRecords(t: TestApp): Promise<Seeded> {
   const hooks = await t.request({ method: 'GET', url: '/v1/webhooks?limit=1' });
   expect(hooks.statusCode, hooks.body).toBe(200);
   const webhookId = hooks.json<{ id: string }[]>()[0]?.id ?? (await created(t, '/v1/webhooks', { url: 'https://hooks.example.com/seeded', events: ['*'] }));
-  // Likewise for mailboxes (MAIL_MAX_MAILBOXES).
-  const mailboxes = await t.request({ method: 'GET', url: '/v1/mailboxes?limit=1' });
-  expect(mailboxes.statusCode, mailboxes.body).toBe(200);
-  const mailboxId = mailboxes.json<{ id: string }[]>()[0]?.id ?? (await created(t, '/v1/mailboxes', { address: 'seeded@example.com', name: 'Seeded' }));
   const download = await t.request({ method: 'GET', url: `/v1/tickets/${ticketId}/attachments/${attachmentId}/download` });
   const signed = new URL(download.json<{ signed_url: string }>().signed_url);
   return { ticketId, trackingToken, customerId, commentId, attachmentId, teamId, userId, memberId, keyId, webhookId, mailboxId, signedPath: `${signed.pathname}${signed.search}` };

@@ -39,6 +39,8 @@ export function presentComment(row: CommentRow): Comment {
     author_customer_id: row.author_customer_id,
     created_at: toIso(row.created_at),
     updated_at: toIso(row.updated_at),
+    channel: row.channel,
+    email: row.email === null ? null : (JSON.parse(row.email) as Comment['email']),
   };
 }
 
@@ -91,6 +93,8 @@ export async function createComment(
     author_customer_id: null,
     created_at: now,
     updated_at: now,
+    channel: 'api' as const,
+    email: null,
   } satisfies Insertable<CommentsTable>;
   const comment = presentComment(row);
   await withEvents(db, organizationId, actorOf(caller), async (trx, events) => {

@@ -150,6 +150,9 @@ function ticketObject(dialect: DialectName, replaced: Record<string, RawBuilder<
     ['updated_at', c('updated_at')],
     ['resolved_at', c('resolved_at')],
     ['closed_at', c('closed_at')],
+    ['channel', c('channel')],
+    // Stored as JSON text: embedded as JSON, not as a string.
+    ['email', dialect === 'postgres' ? sql`cast(t.email as json)` : sql`json(t.email)`],
   ]);
 }
 

@@ -8,9 +8,9 @@ import type { Executor } from '../../shared/executor.js';
  * (`tickets.seq`, which the search index refers to, is made afresh by the importing store).
  *
  * Column kinds say how a value crosses dialects: timestamps become ISO 8601 UTC strings, booleans
- * JSON booleans, integers JSON numbers; text stays text.
+ * JSON booleans, integers JSON numbers, bytes base64; text stays text.
  */
-export type ColumnKind = 'text' | 'timestamp' | 'boolean' | 'integer';
+export type ColumnKind = 'text' | 'timestamp' | 'boolean' | 'integer' | 'bytes';
 
 export interface TransferTable {
   table: TransferTableName;
@@ -25,6 +25,7 @@ const text = 'text' as const;
 const timestamp = 'timestamp' as const;
 const boolean = 'boolean' as const;
 const integer = 'integer' as const;
+const bytes = 'bytes' as const;
 
 export const ORGANIZATION_COLUMNS: Record<string, ColumnKind> = { id: text, name: text, ticket_counter: integer, created_at: timestamp };
 
@@ -108,6 +109,8 @@ export const TRANSFER_TABLES: readonly TransferTable[] = [
       updated_at: timestamp,
       resolved_at: timestamp,
       closed_at: timestamp,
+      channel: text,
+      email: text,
     },
   },
   {
@@ -123,6 +126,8 @@ export const TRANSFER_TABLES: readonly TransferTable[] = [
       author_customer_id: text,
       created_at: timestamp,
       updated_at: timestamp,
+      channel: text,
+      email: text,
     },
   },
   {
@@ -243,6 +248,24 @@ export const TRANSFER_TABLES: readonly TransferTable[] = [
       last_checked_at: timestamp,
       created_at: timestamp,
       updated_at: timestamp,
+    },
+  },
+  // Every message taken in, with its raw bytes: a message is still a duplicate after a move.
+  {
+    table: 'mail_messages',
+    key: ['id'],
+    columns: {
+      id: text,
+      organization_id: text,
+      mailbox_id: text,
+      message_key: text,
+      message_id: text,
+      outcome: text,
+      ticket_id: text,
+      comment_id: text,
+      raw: bytes,
+      size_bytes: integer,
+      created_at: timestamp,
     },
   },
 ];

@@ -156,6 +156,8 @@ function encodeRow(columns: Record<string, ColumnKind>, row: RawRow): RawRow {
       out[column] = typeof value === 'boolean' ? value : Number(value) !== 0;
     } else if (kind === 'integer') {
       out[column] = Number(value);
+    } else if (kind === 'bytes') {
+      out[column] = Buffer.from(value as Uint8Array).toString('base64');
     } else {
       out[column] = value;
     }
@@ -340,6 +342,10 @@ function decodeRow(reader: LineReader, columns: Record<string, ColumnKind>, raw:
       case 'integer':
         if (!Number.isSafeInteger(value)) throw bad();
         out[column] = value;
+        break;
+      case 'bytes':
+        if (typeof value !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(value)) throw bad();
+        out[column] = Buffer.from(value, 'base64');
         break;
     }
   }

@@ -16,7 +16,7 @@ export type TicketColumns = Omit<TicketRow, 'seq'>;
 const COLUMNS = [
   'id', 'organization_id', 'ticket_number', 'tracking_token', 'customer_id', 'subject', 'description', 'status',
   'priority', 'category', 'assigned_user_id', 'assigned_team_id', 'due_date', 'created_at', 'updated_at',
-  'resolved_at', 'closed_at',
+  'resolved_at', 'closed_at', 'channel', 'email',
 ] as const;
 
 /** The same, named through the table: a search query has the index's columns (subject...) in scope too. */
@@ -60,7 +60,7 @@ export async function insertTickets(db: Executor, rows: Array<Insertable<Tickets
 /** The columns of a new ticket that `insertTicketGroup` passes as arrays (all text). */
 const GROUP_TICKET_COLUMNS = [
   'id', 'tracking_token', 'subject', 'description', 'status', 'priority', 'category', 'assigned_user_id',
-  'assigned_team_id', 'due_date', 'created_at', 'updated_at', 'resolved_at', 'closed_at',
+  'assigned_team_id', 'due_date', 'created_at', 'updated_at', 'resolved_at', 'closed_at', 'channel', 'email',
 ] as const;
 
 /** The columns of an event that `insertTicketGroup` passes as arrays (all text). */

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { MAX_SEARCH_TERM_LENGTH, UNINDEXED_TERM_WINDOW } from '../../db/search.js';
 import { DateTime, named, Nullable, pageQuery, StringEnum, Uuid } from '../../shared/schemas.js';
+import { ChannelField, EmailField } from '../mail/mail.schemas.js';
 
 export const TICKET_STATUSES = ['new', 'open', 'pending', 'resolved', 'closed'] as const;
 export const TICKET_PRIORITIES = ['low', 'medium', 'high', 'urgent'] as const;
@@ -31,6 +32,8 @@ export const TICKET_EXAMPLE = {
   updated_at: '2026-01-31T10:02:47.512Z',
   resolved_at: null,
   closed_at: null,
+  channel: 'api',
+  email: null,
 };
 
 export const Ticket = named(
@@ -54,6 +57,8 @@ export const Ticket = named(
       updated_at: DateTime(),
       resolved_at: Nullable(DateTime()),
       closed_at: Nullable(DateTime()),
+      channel: ChannelField,
+      email: EmailField,
     },
     { examples: [TICKET_EXAMPLE] },
   ),

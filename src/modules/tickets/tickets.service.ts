@@ -3,7 +3,7 @@ import type { Kysely, Transaction, Updateable } from 'kysely';
 import { UNINDEXED_TERM_WINDOW } from '../../db/search.js';
 import { SearchBusyError, SearchTimeoutError } from '../../db/search-runner.js';
 import type { Store } from '../../db/store.js';
-import type { Database, TicketsTable } from '../../db/types.js';
+import type { Channel, Database, TicketsTable } from '../../db/types.js';
 import { isStoreUnavailable } from '../../db/unavailable.js';
 import { errors } from '../../errors.js';
 import { assertIfMatch, type IfMatch } from '../../http/conditional.js';
@@ -63,6 +63,8 @@ export function presentTicket(row: TicketColumns): Ticket {
     updated_at: toIso(row.updated_at),
     resolved_at: toIsoOrNull(row.resolved_at),
     closed_at: toIsoOrNull(row.closed_at),
+    channel: row.channel,
+    email: row.email === null ? null : (JSON.parse(row.email) as Ticket['email']),
   };
 }
 
@@ -92,6 +94,13 @@ interface CreateRequest {
   organizationId: string;
   body: CreateTicketBody;
   actor: Actor;
+  origin: TicketOrigin | undefined;
+}
+
+/** How a ticket came in, when not through the API: by mail, with its `email` block. */
+export interface TicketOrigin {
+  channel: Channel;
+  email: NonNullable<Ticket['email']> | null;
 }
 
 /**
@@ -139,9 +148,9 @@ export function createsWrittenAlone(store: Store): number {
  * others are being written are committed together (a group commit, docs/architecture.md#creates):
  * one transaction for the group, each ticket with its own number, events and answer.
  */
-export async function createTicket(deps: TicketDeps, organizationId: string, body: CreateTicketBody, actor: Actor): Promise<Ticket> {
+export async function createTicket(deps: TicketDeps, organizationId: string, body: CreateTicketBody, actor: Actor, origin?: TicketOrigin): Promise<Ticket> {
   await checkAssignees(deps.store.db, organizationId, body);
-  return creatorOf(deps, organizationId).submit({ organizationId, body, actor });
+  return creatorOf(deps, organizationId).submit({ organizationId, body, actor, origin });
 }
 
 /**
@@ -256,7 +265,7 @@ async function writeTicketGroup(db: Kysely<Database>, requests: CreateRequest[])
       }
     }
     // Number and customer to come: the event's JSON has stand-ins the statement fills in.
-    const row = newTicketRow(organizationId, 0, '', request.body, now);
+    const row = newTicketRow(organizationId, 0, '', request.body, now, request.origin);
     const object = withGroupPlaceholders(presentTicket(row));
     const event = { type: 'ticket.created', resourceType: 'ticket', resourceId: row.id, ticketId: row.id, object, occurredAt: now } as const;
     events.push({ row: eventRowOf(organizationId, request.actor, event), ticket: i });
@@ -298,7 +307,7 @@ async function writeTickets(trx: Transaction<Database>, requests: CreateRequest[
     next.set(organizationId, (await takeTicketNumbers(trx, organizationId, count)) - count + 1);
   }
   const customerIds = await findOrCreateCustomers(trx, requests, logs, now);
-  const rows = requests.map((request, i) => newTicketRow(request.organizationId, 0, customerIds[i]!, request.body, now));
+  const rows = requests.map((request, i) => newTicketRow(request.organizationId, 0, customerIds[i]!, request.body, now, request.origin));
   for (const row of rows) {
     row.ticket_number = next.get(row.organization_id)!;
     next.set(row.organization_id, row.ticket_number + 1);
@@ -358,7 +367,7 @@ function newCustomerRow(organizationId: string, body: CreateTicketBody, now: str
   };
 }
 
-function newTicketRow(organizationId: string, ticketNumber: number, customerId: string, body: CreateTicketBody, now: string) {
+function newTicketRow(organizationId: string, ticketNumber: number, customerId: string, body: CreateTicketBody, now: string, origin?: TicketOrigin) {
   return {
     id: randomUUID(),
     organization_id: organizationId,
@@ -378,6 +387,8 @@ function newTicketRow(organizationId: string, ticketNumber: number, customerId: 
     updated_at: now,
     resolved_at: null,
     closed_at: null,
+    channel: origin?.channel ?? ('api' as const),
+    email: origin?.email ? JSON.stringify(origin.email) : null,
   };
 }
 
@@ -402,7 +413,7 @@ async function createTicketAlone(deps: TicketDeps, request: CreateRequest): Prom
       }
     }
     ticketNumber ??= await takeNextTicketNumber(trx, organizationId);
-    const row = newTicketRow(organizationId, ticketNumber, customerId, body, now);
+    const row = newTicketRow(organizationId, ticketNumber, customerId, body, now, request.origin);
     await insertTicket(trx, row);
     const ticket = presentTicket(row);
     events.add({ type: 'ticket.created', resourceType: 'ticket', resourceId: ticket.id, ticketId: ticket.id, object: ticket, occurredAt: now });
