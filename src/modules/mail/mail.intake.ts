@@ -1,5 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import EmailReplyParser from 'email-reply-parser';
+import type { Config } from '../../config.js';
 import type { Store } from '../../db/store.js';
 import type { MailboxRow } from '../../db/types.js';
 import { creationTimeIso } from '../../shared/clock.js';
@@ -14,16 +15,17 @@ import { findTicketForUpdate, updateTicket } from '../tickets/tickets.repository
 import { createTicket, presentTicket, statusTimestamps } from '../tickets/tickets.service.js';
 import { findUserIdByEmail } from '../users/users.repository.js';
 import { mailboxAddresses } from './mailboxes.repository.js';
+import { keepAttachments } from './mail.attachments.js';
 import type { MessageIds } from './mail.message-ids.js';
 import { parseMail, UnusableMailError, type ParsedMail } from './mail.parse.js';
 import { deleteMailMessage, findMailMessageByKey, insertMailMessage, setMailMessageTicket } from './mail.repository.js';
 import type { EmailBlock } from './mail.schemas.js';
 import { threadOf } from './mail.threading.js';
-import { createHash } from 'node:crypto';
 
 export interface IntakeDeps {
   store: Store;
   blobs: BlobStore;
+  config: Pick<Config, 'storageQuotaBytes'>;
   messageIds: MessageIds;
 }
 
@@ -85,12 +87,14 @@ export async function takeIn(deps: IntakeDeps, mailbox: Pick<MailboxRow, 'id' | 
   const known = await findMailMessageByKey(db, organizationId, mail.key);
   if (known) return duplicate(known);
   const threadId = await threadOf(db, organizationId, mail, deps.messageIds);
-  if (threadId !== null) {
-    const appended = await append(deps, mailbox, raw, mail, threadId);
-    if (appended !== 'closed' && appended !== 'gone') return appended;
-    if (appended === 'closed') return create(deps, mailbox, raw, mail, threadId);
+  let result = threadId === null ? 'gone' : await append(deps, mailbox, raw, mail, threadId);
+  if (result === 'closed') result = await create(deps, mailbox, raw, mail, threadId);
+  if (result === 'gone') result = await create(deps, mailbox, raw, mail, null);
+  // What the message made is committed; its attachments follow, each as an upload would be.
+  if ((result.outcome === 'created' || result.outcome === 'appended') && mail.attachments.length > 0) {
+    await keepAttachments(deps, organizationId, result.ticket_id!, mail.attachments);
   }
-  return create(deps, mailbox, raw, mail, null);
+  return result;
 }
 
 const duplicate = (row: { ticket_id: string | null; comment_id: string | null }): IntakeResult => ({
