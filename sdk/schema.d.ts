@@ -1045,6 +1045,20 @@ export interface components {
                 /** @description Sent by a machine (an auto-reply, a list, a bounce): kept, but it never reopens a ticket nor gets an acknowledgement */
                 automated: boolean;
             } | null;
+            /** @description Set on a public agent comment mailed to the customer */
+            delivery: {
+                /**
+                 * @description `queued`: waiting for its (next) attempt; `sent`: the mail server took it; `failed`: every attempt failed; `bounced`: a delivery-status report came back
+                 * @enum {string}
+                 */
+                status: "queued" | "sent" | "failed" | "bounced";
+                to: string;
+                /** @description The Message-ID it was sent with, without angle brackets */
+                message_id: string;
+                attempts: number;
+                /** @description The mail server's words at the last failure */
+                last_error: string | null;
+            } | null;
         };
         /**
          * @example {

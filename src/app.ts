@@ -114,7 +114,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(customersRoutes, deps);
   await app.register(usersRoutes, deps);
   await app.register(teamsRoutes, deps);
-  await app.register(commentsRoutes, deps);
+  // Mail about tickets is signed with one key per installation; public agent comments are mailed.
+  const mailer = { messageIds: createMessageIds(deps.config), publicUrl: deps.config.publicUrl };
+  await app.register(commentsRoutes, { ...deps, mailer });
   await app.register(dashboardRoutes, deps);
   await app.register(apiKeysRoutes, deps);
   await app.register(eventsRoutes, deps);
@@ -124,7 +126,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const signer = createUrlSigner(deps.config);
   await app.register(attachmentsRoutes, { ...deps, signer });
   await app.register(storageRoutes, { ...deps, signer });
-  await app.register(mailRoutes, { ...deps, messageIds: createMessageIds(deps.config) });
+  await app.register(mailRoutes, { ...deps, mailer });
   await app.register(portalRoutes, {
     ...deps,
     signer,

@@ -58,6 +58,9 @@ const EnvSchema = Type.Object({
   // The email channel (docs/operations.md#email).
   MAIL_ALLOW_PRIVATE: Type.Boolean({ default: false }),
   MAIL_MAX_MAILBOXES: Type.Integer({ minimum: 1, maximum: 10_000, default: 50 }),
+  SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
+  MAIL_OUTBOX_POLL_INTERVAL_MS: Type.Integer({ minimum: 10, maximum: 600_000, default: 1_000 }),
+  MAIL_RETRY_SCHEDULE: Type.String({ default: '1m,5m,30m,2h,6h,12h' }),
   MAIL_DOMAIN: Type.Optional(Type.String({ minLength: 1, maxLength: 253, pattern: '^[A-Za-z0-9.-]+$' })),
   // Search (docs/operations.md#search).
   SEARCH_TIMEOUT_MS: Type.Integer({ minimum: 10, maximum: 600_000, default: 800 }),
@@ -157,12 +160,18 @@ export interface MailConfig {
   maxMailboxes: number;
   /** The right-hand side of our Message-IDs. */
   domain: string;
+  /** The installation's SMTP server (`smtp://` or `smtps://user:pass@host:port`), for mailboxes without their own. */
+  smtpUrl: string | undefined;
+  /** How often a process looks for queued mail. */
+  outboxPollIntervalMs: number;
+  /** Delays before each retry of a failed send; once used up, the message has failed. */
+  retryDelaysMs: number[];
 }
 
 const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** `5s,5m,30m,2h` as milliseconds; units ms, s, m, h, d. */
-export function parseRetrySchedule(value: string): number[] {
+export function parseRetrySchedule(value: string, variable = 'WEBHOOKS_RETRY_SCHEDULE'): number[] {
   const parts = value.split(',').map((p) => p.trim());
   const delays = parts.map((part) => {
     const match = /^(\d{1,9})(ms|s|m|h|d)$/.exec(part);
@@ -170,7 +179,7 @@ export function parseRetrySchedule(value: string): number[] {
   });
   if (parts.length > 30 || delays.some((d) => Number.isNaN(d))) {
     throw new ConfigError(
-      `Invalid configuration: WEBHOOKS_RETRY_SCHEDULE must be up to 30 comma-separated durations such as 5s,5m,30m,2h (units ms, s, m, h, d), got '${value}'`,
+      `Invalid configuration: ${variable} must be up to 30 comma-separated durations such as 5s,5m,30m,2h (units ms, s, m, h, d), got '${value}'`,
     );
   }
   return delays;
@@ -203,7 +212,7 @@ export function parseCorsOrigins(value: string | undefined): '*' | string[] | nu
 
 
 /** Variables whose value may hold a password or a secret: never repeated in a message. */
-const SECRET_VARIABLES = new Set(['SIGNING_SECRET', 'DATABASE_URL', 'REDIS_URL']);
+const SECRET_VARIABLES = new Set(['SIGNING_SECRET', 'DATABASE_URL', 'REDIS_URL', 'SMTP_URL']);
 
 /** What a variable accepts, in words, from its schema. */
 function expected(schema: Record<string, unknown>): string {
@@ -217,6 +226,7 @@ function expected(schema: Record<string, unknown>): string {
     return 'a whole number';
   }
   if (schema.pattern === '^https?://') return 'an http:// or https:// address';
+  if (schema.pattern === '^smtps?://') return 'an smtp:// or smtps:// address';
   if (schema.pattern === '^rediss?://') return 'a redis:// or rediss:// address';
   if (typeof schema.minLength === 'number' && schema.minLength > 1) return `at least ${schema.minLength} characters`;
   return 'a valid value';
@@ -252,6 +262,16 @@ function checkDatabaseUrl(url: string | undefined): void {
 }
 
 const trimSlash = (url: string): string => url.replace(/\/+$/, '');
+
+/** The host name of an address, for the right-hand side of Message-IDs; `localhost` when it has none usable. */
+function hostOf(url: string): string {
+  try {
+    const host = new URL(url).hostname;
+    return /^[A-Za-z0-9.-]+$/.test(host) ? host : 'localhost';
+  } catch {
+    return 'localhost';
+  }
+}
 
 /** `true`/`false`, or a comma-separated list of proxy addresses and CIDRs to trust. */
 function parseTrustProxy(value: string | undefined): boolean | string {
@@ -351,7 +371,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mail: {
       allowPrivate: e.MAIL_ALLOW_PRIVATE,
       maxMailboxes: e.MAIL_MAX_MAILBOXES,
-      domain: e.MAIL_DOMAIN ?? new URL(publicUrl).hostname,
+      domain: e.MAIL_DOMAIN ?? hostOf(publicUrl),
+      smtpUrl: e.SMTP_URL,
+      outboxPollIntervalMs: e.MAIL_OUTBOX_POLL_INTERVAL_MS,
+      retryDelaysMs: parseRetrySchedule(e.MAIL_RETRY_SCHEDULE, 'MAIL_RETRY_SCHEDULE'),
     },
     corsOrigins: parseCorsOrigins(e.CORS_ORIGINS),
     search: {

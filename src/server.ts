@@ -9,6 +9,7 @@ import { startDashboardCompaction } from './modules/dashboard/dashboard.compacti
 import { startEventRetention } from './modules/events/events.retention.js';
 import { bootstrapIfEmpty } from './modules/organizations/organizations.service.js';
 import { startWebhookWorker } from './modules/webhooks/webhooks.worker.js';
+import { startMailOutbox } from './modules/mail/mail.outbox.worker.js';
 import { openBlobStore, sweepBlobStore, sweepWhileServing } from './storage/open-blob-store.js';
 
 /** Where the server writes what a human must see: the one-time admin key goes to `stdout`. */
@@ -71,7 +72,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     app = await buildApp({ config, store, blobs });
     sweepWhileServing(app, blobs, store.db);
     connections = trackConnections(app.server);
-    // Background jobs, once listening: webhook deliveries (every process takes part), the event
+    // Background jobs, once listening: webhook deliveries and the mail outbox (every process takes part), the event
     // retention sweep, the dashboard counters' compaction and (PostgreSQL) the search index's merge. They stop as soon as shutdown begins, before the store they use is closed.
     const jobs: Array<{ stop(): Promise<void> }> = [];
     app.addHook('preClose', async () => {
@@ -80,6 +81,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     address = await app.listen({ host: config.host, port: config.port });
     jobs.push(
       startWebhookWorker({ store, config, log: app.log }),
+      startMailOutbox({ store, config, log: app.log }),
       startEventRetention({ store, config, log: app.log }),
       startDashboardCompaction({ store, config, log: app.log }),
       startSearchIndexJob({ store, log: app.log }),

@@ -19,6 +19,7 @@ import * as m0018 from './migrations/0018_add_word_pairs_to_sqlite_search.js';
 import * as m0019 from './migrations/0019_batch_postgres_search_index_inserts.js';
 import * as m0020 from './migrations/0020_create_mailboxes.js';
 import * as m0021 from './migrations/0021_add_email_channel.js';
+import * as m0022 from './migrations/0022_create_mail_outbox.js';
 import type { Database } from './types.js';
 
 /** Every migration, in order. A static list, so the compiled CLI and the tests see the same set. */
@@ -41,6 +42,7 @@ export const migrations: Record<string, Migration> = {
   '0019_batch_postgres_search_index_inserts': m0019,
   '0020_create_mailboxes': m0020,
   '0021_add_email_channel': m0021,
+  '0022_create_mail_outbox': m0022,
 };
 
 /** How long a process waits for another one's SQLite migrations before giving up. */

@@ -135,6 +135,8 @@ export interface CommentsTable {
   channel: ColumnType<Channel, Channel | undefined, Channel>;
   /** JSON: the `email` block of a comment that came by mail. */
   email: ColumnType<string | null, string | null | undefined, string | null>;
+  /** JSON: the `delivery` block of a comment sent out by mail (migration 0022_create_mail_outbox). */
+  delivery: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface AttachmentsTable {
@@ -269,6 +271,34 @@ export interface MailMessagesTable {
   created_at: Timestamp;
 }
 
+/** Mail going out (migration 0022_create_mail_outbox). */
+export interface MailOutboxTable {
+  id: string;
+  organization_id: string;
+  mailbox_id: string | null;
+  ticket_id: string;
+  comment_id: string | null;
+  kind: 'acknowledgement' | 'reply' | 'notice';
+  to_address: string;
+  from_address: string;
+  from_name: string;
+  subject: string;
+  body: string;
+  /** Without angle brackets. */
+  message_id: string;
+  in_reply_to: string | null;
+  /** Space-separated Message-IDs, without angle brackets. */
+  references: string;
+  status: 'queued' | 'sent' | 'failed' | 'bounced';
+  attempts: number;
+  next_attempt_at: NullableTimestamp;
+  last_error: string | null;
+  lease_owner: string | null;
+  lease_expires_at: NullableTimestamp;
+  created_at: Timestamp;
+  sent_at: NullableTimestamp;
+}
+
 export interface IdempotencyKeysTable {
   organization_id: string;
   api_key_id: string;
@@ -328,6 +358,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   mailboxes: MailboxesTable;
   mail_messages: MailMessagesTable;
+  mail_outbox: MailOutboxTable;
   idempotency_keys: IdempotencyKeysTable;
   dashboard_deltas: DashboardDeltasTable;
   dashboard_totals: DashboardTotalsTable;
@@ -346,3 +377,4 @@ export type EventRow = Selectable<EventsTable>;
 export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type MailboxRow = Selectable<MailboxesTable>;
+export type MailOutboxRow = Selectable<MailOutboxTable>;

@@ -1,4 +1,4 @@
-import { ChannelField, EmailField } from '../mail/mail.schemas.js';
+import { ChannelField, DeliveryField, EmailField } from '../mail/mail.schemas.js';
 import { Type, type Static } from 'typebox';
 import { DateTime, named, Nullable, pageQuery, Uuid } from '../../shared/schemas.js';
 
@@ -17,6 +17,7 @@ export const Comment = named('Comment', Type.Object({
   updated_at: DateTime(),
   channel: ChannelField,
   email: EmailField,
+  delivery: DeliveryField,
 }));
 export type Comment = Static<typeof Comment>;
 

@@ -16,7 +16,8 @@ import { createTicket, presentTicket, statusTimestamps } from '../tickets/ticket
 import { findUserIdByEmail } from '../users/users.repository.js';
 import { mailboxAddresses } from './mailboxes.repository.js';
 import { keepAttachments } from './mail.attachments.js';
-import type { MessageIds } from './mail.message-ids.js';
+import { queueAcknowledgement, queueNotice, type Mailer } from './mail.outbox.js';
+import { findTicketWithCustomer } from './mail.outbox.repository.js';
 import { parseMail, UnusableMailError, type ParsedMail } from './mail.parse.js';
 import { deleteMailMessage, findMailMessageByKey, insertMailMessage, setMailMessageTicket } from './mail.repository.js';
 import type { EmailBlock } from './mail.schemas.js';
@@ -26,7 +27,7 @@ export interface IntakeDeps {
   store: Store;
   blobs: BlobStore;
   config: Pick<Config, 'storageQuotaBytes'>;
-  messageIds: MessageIds;
+  mailer: Mailer;
 }
 
 export type IntakeOutcome = 'created' | 'appended' | 'duplicate' | 'ignored' | 'rejected';
@@ -86,7 +87,7 @@ export async function takeIn(deps: IntakeDeps, mailbox: Pick<MailboxRow, 'id' | 
   }
   const known = await findMailMessageByKey(db, organizationId, mail.key);
   if (known) return duplicate(known);
-  const threadId = await threadOf(db, organizationId, mail, deps.messageIds);
+  const threadId = await threadOf(db, organizationId, mail, deps.mailer.messageIds);
   let result = threadId === null ? 'gone' : await append(deps, mailbox, raw, mail, threadId);
   if (result === 'closed') result = await create(deps, mailbox, raw, mail, threadId);
   if (result === 'gone') result = await create(deps, mailbox, raw, mail, null);
@@ -182,6 +183,8 @@ async function create(
       { channel: 'email', email: emailBlockOf(mail) },
     );
     await setMailMessageTicket(deps.store.db, claim.id, ticket.id);
+    // Machines are never answered (no loops of auto-replies).
+    if (!mail.automated) await queueAcknowledgement(deps.store.db, deps.mailer, organizationId, ticket, from.address);
     return { outcome: 'created', ticket_id: ticket.id, comment_id: null, reason: null };
   } catch (error) {
     // Nothing was made of it: the claim goes, so taking the message in again is safe.
@@ -254,6 +257,13 @@ async function append(
       await insertMailMessage(trx, messageRow(mailbox, raw, mail.key, mail.messageId, 'appended', ticket.id, row.id));
       await insertComment(trx, row);
       events.add({ type: 'comment.created', resourceType: 'comment', resourceId: row.id, ticketId: ticket.id, object: presentComment(row), occurredAt: now });
+      if (!mail.automated && userId === null) {
+        // The assigned agent hears of the customer's reply.
+        const about = await findTicketWithCustomer(trx, organizationId, ticket.id);
+        if (about?.assignee_email) {
+          await queueNotice(trx, deps.mailer, organizationId, { ...about, ticket_number: Number(about.ticket_number) }, about.assignee_email, row.body);
+        }
+      }
       if (!mail.automated && userId === null && (ticket.status === 'pending' || ticket.status === 'resolved')) {
         const changes = { status: 'open' as const, ...statusTimestamps(ticket.status, 'open', now), updated_at: now };
         await updateTicket(trx, organizationId, ticket.id, changes);

@@ -22,3 +22,22 @@ export const EmailBlock = Type.Object(
 export type EmailBlock = Static<typeof EmailBlock>;
 
 export const EmailField = Nullable(EmailBlock);
+
+export const DELIVERY_STATUSES = ['queued', 'sent', 'failed', 'bounced'] as const;
+
+/** Where a comment sent out by mail stands. */
+export const DeliveryBlock = Type.Object(
+  {
+    status: StringEnum(DELIVERY_STATUSES, {
+      description: '`queued`: waiting for its (next) attempt; `sent`: the mail server took it; `failed`: every attempt failed; `bounced`: a delivery-status report came back',
+    }),
+    to: Type.String(),
+    message_id: Type.String({ description: 'The Message-ID it was sent with, without angle brackets' }),
+    attempts: Type.Integer({ minimum: 0 }),
+    last_error: Nullable(Type.String({ description: "The mail server's words at the last failure" })),
+  },
+  { description: 'Set on a public agent comment mailed to the customer' },
+);
+export type DeliveryBlock = Static<typeof DeliveryBlock>;
+
+export const DeliveryField = Nullable(DeliveryBlock);
