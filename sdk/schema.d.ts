@@ -1392,7 +1392,8 @@ export interface components {
          *       "social_github": null,
          *       "notes": "Prefers email over phone.",
          *       "created_at": "2026-01-12T08:30:00.000Z",
-         *       "updated_at": "2026-01-31T09:15:02.123Z"
+         *       "updated_at": "2026-01-31T09:15:02.123Z",
+         *       "email_status": "ok"
          *     }
          */
         Customer: {
@@ -1430,6 +1431,11 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /**
+             * @description `bouncing`: mail to the address bounced hard 3 times in a row; no mail is sent to it until the address changes
+             * @enum {string}
+             */
+            email_status: "ok" | "bouncing";
         };
         /** @description Figures for one organization */
         Dashboard: {

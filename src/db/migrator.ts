@@ -20,6 +20,7 @@ import * as m0019 from './migrations/0019_batch_postgres_search_index_inserts.js
 import * as m0020 from './migrations/0020_create_mailboxes.js';
 import * as m0021 from './migrations/0021_add_email_channel.js';
 import * as m0022 from './migrations/0022_create_mail_outbox.js';
+import * as m0023 from './migrations/0023_track_customer_email_bounces.js';
 import type { Database } from './types.js';
 
 /** Every migration, in order. A static list, so the compiled CLI and the tests see the same set. */
@@ -43,6 +44,7 @@ export const migrations: Record<string, Migration> = {
   '0020_create_mailboxes': m0020,
   '0021_add_email_channel': m0021,
   '0022_create_mail_outbox': m0022,
+  '0023_track_customer_email_bounces': m0023,
 };
 
 /** How long a process waits for another one's SQLite migrations before giving up. */

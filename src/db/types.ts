@@ -76,6 +76,9 @@ export interface CustomersTable {
   notes: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** `bouncing` after 3 hard bounces in a row: no more mail until the address changes (migration 0023). */
+  email_status: ColumnType<'ok' | 'bouncing', 'ok' | 'bouncing' | undefined, 'ok' | 'bouncing'>;
+  email_hard_bounces: ColumnType<number, number | undefined, number>;
 }
 
 export interface TeamsTable {

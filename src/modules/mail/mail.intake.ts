@@ -16,6 +16,7 @@ import { createTicket, presentTicket, statusTimestamps } from '../tickets/ticket
 import { findUserIdByEmail } from '../users/users.repository.js';
 import { mailboxAddresses } from './mailboxes.repository.js';
 import { keepAttachments } from './mail.attachments.js';
+import { takeBounce } from './mail.bounces.js';
 import { queueAcknowledgement, queueNotice, type Mailer } from './mail.outbox.js';
 import { findTicketWithCustomer } from './mail.outbox.repository.js';
 import { parseMail, UnusableMailError, type ParsedMail } from './mail.parse.js';
@@ -87,6 +88,11 @@ export async function takeIn(deps: IntakeDeps, mailbox: Pick<MailboxRow, 'id' | 
   }
   const known = await findMailMessageByKey(db, organizationId, mail.key);
   if (known) return duplicate(known);
+  const bounce = await takeBounce(deps, mailbox, raw, mail).catch((error: unknown) => {
+    if (isUniqueViolation(error)) return null;
+    throw error;
+  });
+  if (bounce) return bounce;
   const threadId = await threadOf(db, organizationId, mail, deps.mailer.messageIds);
   let result = threadId === null ? 'gone' : await append(deps, mailbox, raw, mail, threadId);
   if (result === 'closed') result = await create(deps, mailbox, raw, mail, threadId);

@@ -106,8 +106,14 @@ export function findTicketWithCustomer(db: Executor, organizationId: string, tic
     .selectFrom('tickets')
     .innerJoin('customers', (join) => join.onRef('customers.id', '=', 'tickets.customer_id'))
     .leftJoin('users', (join) => join.onRef('users.id', '=', 'tickets.assigned_user_id'))
-    .select(['tickets.id', 'tickets.ticket_number', 'tickets.subject', 'tickets.tracking_token', 'customers.email as customer_email', 'users.email as assignee_email'])
+    .select(['tickets.id', 'tickets.ticket_number', 'tickets.subject', 'tickets.tracking_token', 'customers.email as customer_email', 'customers.email_status as customer_email_status', 'users.email as assignee_email'])
     .where('tickets.organization_id', '=', organizationId)
     .where('tickets.id', '=', ticketId)
     .executeTakeFirst();
+}
+
+/** Marks a sent message bounced, and its comment's delivery. */
+export async function finishBounce(db: Executor, row: MailOutboxRow, delivery: string, diagnostic: string): Promise<void> {
+  await db.updateTable('mail_outbox').set({ status: 'bounced', last_error: diagnostic }).where('id', '=', row.id).execute();
+  if (row.comment_id !== null) await setCommentDelivery(db, row.organization_id, row.comment_id, delivery);
 }

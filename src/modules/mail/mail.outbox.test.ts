@@ -137,3 +137,73 @@ describe('mail going out', () => {
     expect(String(failed.last_error)).toContain('Try again later');
   });
 });
+
+/** A delivery-status report about one of our messages, as a receiving server sends it. */
+function bounce(messageId: string, to: string, status: string): string {
+  const body = [
+    '--r1',
+    'Content-Type: text/plain',
+    '',
+    'Delivery to the following recipient failed.',
+    '--r1',
+    'Content-Type: message/delivery-status',
+    '',
+    'Reporting-MTA: dns; mx.customer.example',
+    '',
+    `Final-Recipient: rfc822; ${to}`,
+    'Action: failed',
+    `Status: ${status}`,
+    `Diagnostic-Code: smtp; ${status.startsWith('5') ? '550 5.1.1 User unknown' : '451 4.2.0 Mailbox busy'}`,
+    '--r1',
+    'Content-Type: text/rfc822-headers',
+    '',
+    `Message-ID: <${messageId}>`,
+    `To: ${to}`,
+    '--r1--',
+    '',
+  ].join('\r\n');
+  return message({
+    from: 'Mail Delivery System <MAILER-DAEMON@mx.customer.example>',
+    subject: 'Undelivered Mail Returned to Sender',
+    headers: { 'Auto-Submitted': 'auto-replied' },
+    mime: { contentType: 'multipart/report; report-type=delivery-status; boundary="r1"', body },
+  });
+}
+
+describe('bounces', () => {
+  it("mark the comment's delivery bounced with an internal note; 3 hard bounces in a row make the customer bouncing, mailed no more until the address changes", async () => {
+    const created = (await t.request({ method: 'POST', url: '/v1/tickets', body: { customer_name: 'Gone', customer_email: 'gone@customer.example', subject: 'Bouncy', description: 'D' } })).json<Ticket & { customer_id: string }>();
+    const comment = async (body: string) => (await t.request({ method: 'POST', url: `/v1/tickets/${created.id}/comments`, body: { body } })).json<{ id: string; delivery: Json | null }>();
+    const sentIds: string[] = [];
+    for (const [i, status] of ['4.2.0', '5.1.1', '5.1.1', '5.1.1'].entries()) {
+      const c = await comment(`Attempt ${i}`);
+      const messageId = String(c.delivery!.message_id);
+      await waitFor(() => smtp.received.find((r) => r.parsed.messageId === `<${messageId}>`), `mail ${i}`);
+      sentIds.push(messageId);
+      const intake = await takeIn(t, box, bounce(messageId, 'gone@customer.example', status));
+      expect(intake).toMatchObject({ outcome: 'appended', ticket_id: created.id });
+      const got = await waitFor(async () => {
+        const one = (await t.request({ method: 'GET', url: `/v1/tickets/${created.id}/comments/${c.id}` })).json<{ delivery: Json }>();
+        return one.delivery.status === 'bounced' ? one.delivery : null;
+      }, 'bounced');
+      expect(got).toMatchObject({ status: 'bounced', to: 'gone@customer.example', message_id: messageId });
+      const notes = (await t.request({ method: 'GET', url: `/v1/tickets/${created.id}/comments?limit=100` })).json<Array<{ id: string; body: string; is_internal: boolean }>>();
+      expect(notes.find((n) => n.id === intake.comment_id)).toMatchObject({ is_internal: true });
+      expect(notes.find((n) => n.id === intake.comment_id)?.body).toMatch(new RegExp(`^Mail to gone@customer\\.example bounced \\((permanent|temporary) failure\\)`));
+      const customer = (await t.request({ method: 'GET', url: `/v1/customers/${created.customer_id}` })).json<Json>();
+      expect(customer.email_status, `after bounce ${i}`).toBe(i === 3 ? 'bouncing' : 'ok');
+    }
+    // Bouncing: a public comment is not mailed.
+    smtp.received.length = 0;
+    expect((await comment('Not mailed')).delivery).toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(smtp.received).toHaveLength(0);
+    // A new address starts afresh.
+    const changed = await t.request({ method: 'PATCH', url: `/v1/customers/${created.customer_id}`, body: { email: 'back@customer.example' } });
+    expect(changed.json()).toMatchObject({ email_status: 'ok' });
+    expect((await comment('Mailed again')).delivery).toMatchObject({ status: 'queued', to: 'back@customer.example' });
+    // A report that names no message of ours is taken in as any automated mail.
+    const stray = await takeIn(t, box, bounce('someone-else@other.example', 'x@y.example', '5.1.1'));
+    expect(stray.outcome).toBe('created');
+  });
+});

@@ -121,7 +121,8 @@ export async function queueNotice(db: Executor, mailer: Mailer, organizationId: 
  */
 export async function mailCommentToCustomer(db: Executor, mailer: Mailer, organizationId: string, ticketId: string, comment: { id: string; body: string }): Promise<DeliveryBlock | null> {
   const ticket = await findTicketWithCustomer(db, organizationId, ticketId);
-  if (!ticket) return null;
+  // A customer whose mail bounces is sent none until their address changes.
+  if (!ticket || ticket.customer_email_status === 'bouncing') return null;
   const delivery = await queueReply(db, mailer, organizationId, { ...ticket, ticket_number: Number(ticket.ticket_number) }, ticket.customer_email, comment);
   if (delivery === null) return null;
   await setCommentDelivery(db, organizationId, comment.id, JSON.stringify(delivery));

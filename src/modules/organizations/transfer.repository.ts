@@ -76,6 +76,8 @@ export const TRANSFER_TABLES: readonly TransferTable[] = [
       notes: text,
       created_at: timestamp,
       updated_at: timestamp,
+      email_status: text,
+      email_hard_bounces: integer,
     },
   },
   {
