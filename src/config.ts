@@ -58,6 +58,8 @@ const EnvSchema = Type.Object({
   // The email channel (docs/operations.md#email).
   MAIL_ALLOW_PRIVATE: Type.Boolean({ default: false }),
   MAIL_MAX_MAILBOXES: Type.Integer({ minimum: 1, maximum: 10_000, default: 50 }),
+  MAIL_SMTP_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
+  MAIL_SMTP_HOST: Type.Optional(Type.String({ minLength: 1 })),
   SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
   MAIL_OUTBOX_POLL_INTERVAL_MS: Type.Integer({ minimum: 10, maximum: 600_000, default: 1_000 }),
   MAIL_RETRY_SCHEDULE: Type.String({ default: '1m,5m,30m,2h,6h,12h' }),
@@ -166,6 +168,8 @@ export interface MailConfig {
   outboxPollIntervalMs: number;
   /** Delays before each retry of a failed send; once used up, the message has failed. */
   retryDelaysMs: number[];
+  /** The SMTP listener for mailboxes of inbound type smtp; null: off. */
+  smtpListener: { host: string; port: number } | null;
 }
 
 const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -375,6 +379,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       smtpUrl: e.SMTP_URL,
       outboxPollIntervalMs: e.MAIL_OUTBOX_POLL_INTERVAL_MS,
       retryDelaysMs: parseRetrySchedule(e.MAIL_RETRY_SCHEDULE, 'MAIL_RETRY_SCHEDULE'),
+      smtpListener: e.MAIL_SMTP_PORT === undefined ? null : { host: e.MAIL_SMTP_HOST ?? e.HOST, port: e.MAIL_SMTP_PORT },
     },
     corsOrigins: parseCorsOrigins(e.CORS_ORIGINS),
     search: {

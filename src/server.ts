@@ -9,7 +9,9 @@ import { startDashboardCompaction } from './modules/dashboard/dashboard.compacti
 import { startEventRetention } from './modules/events/events.retention.js';
 import { bootstrapIfEmpty } from './modules/organizations/organizations.service.js';
 import { startWebhookWorker } from './modules/webhooks/webhooks.worker.js';
+import { createMessageIds } from './modules/mail/mail.message-ids.js';
 import { startMailOutbox } from './modules/mail/mail.outbox.worker.js';
+import { startSmtpListener } from './modules/mail/mail.smtp-listener.js';
 import { openBlobStore, sweepBlobStore, sweepWhileServing } from './storage/open-blob-store.js';
 
 /** Where the server writes what a human must see: the one-time admin key goes to `stdout`. */
@@ -86,6 +88,12 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       startDashboardCompaction({ store, config, log: app.log }),
       startSearchIndexJob({ store, log: app.log }),
     );
+    if (config.mail.smtpListener) {
+      const mailer = { messageIds: createMessageIds(config), publicUrl: config.publicUrl };
+      const listener = await startSmtpListener({ store, blobs, config, mailer, log: app.log }, config.mail.smtpListener);
+      jobs.push(listener);
+      out.stderr.write(`ticketing: SMTP listener for mailboxes on ${config.mail.smtpListener.host}:${listener.port}\n`);
+    }
   } catch (error) {
     await app?.close().catch(() => undefined);
     await store.close().catch(() => undefined);

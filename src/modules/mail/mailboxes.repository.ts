@@ -60,3 +60,9 @@ export async function deleteMailboxRow(db: Executor, organizationId: string, id:
   const result = await db.deleteFrom('mailboxes').where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
+
+/** Mailboxes of any organization with this address that take mail by the SMTP listener and are not paused. */
+export async function smtpMailboxesFor(db: Executor, address: string): Promise<MailboxRow[]> {
+  const rows = await db.selectFrom('mailboxes').selectAll().where('address', '=', address.toLowerCase()).where('state', '!=', 'paused').execute();
+  return rows.filter((row) => (JSON.parse(row.inbound) as { type: string }).type === 'smtp');
+}
