@@ -61,6 +61,7 @@ const EnvSchema = Type.Object({
   MAIL_SMTP_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
   MAIL_SMTP_HOST: Type.Optional(Type.String({ minLength: 1 })),
   SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
+  MAIL_POLL_INTERVAL_MS: Type.Integer({ minimum: 100, maximum: 86_400_000, default: 60_000 }),
   MAIL_OUTBOX_POLL_INTERVAL_MS: Type.Integer({ minimum: 10, maximum: 600_000, default: 1_000 }),
   MAIL_RETRY_SCHEDULE: Type.String({ default: '1m,5m,30m,2h,6h,12h' }),
   MAIL_DOMAIN: Type.Optional(Type.String({ minLength: 1, maxLength: 253, pattern: '^[A-Za-z0-9.-]+$' })),
@@ -164,6 +165,8 @@ export interface MailConfig {
   domain: string;
   /** The installation's SMTP server (`smtp://` or `smtps://user:pass@host:port`), for mailboxes without their own. */
   smtpUrl: string | undefined;
+  /** How often an IMAP mailbox is read. */
+  pollIntervalMs: number;
   /** How often a process looks for queued mail. */
   outboxPollIntervalMs: number;
   /** Delays before each retry of a failed send; once used up, the message has failed. */
@@ -377,6 +380,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxMailboxes: e.MAIL_MAX_MAILBOXES,
       domain: e.MAIL_DOMAIN ?? hostOf(publicUrl),
       smtpUrl: e.SMTP_URL,
+      pollIntervalMs: e.MAIL_POLL_INTERVAL_MS,
       outboxPollIntervalMs: e.MAIL_OUTBOX_POLL_INTERVAL_MS,
       retryDelaysMs: parseRetrySchedule(e.MAIL_RETRY_SCHEDULE, 'MAIL_RETRY_SCHEDULE'),
       smtpListener: e.MAIL_SMTP_PORT === undefined ? null : { host: e.MAIL_SMTP_HOST ?? e.HOST, port: e.MAIL_SMTP_PORT },

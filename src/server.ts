@@ -12,6 +12,7 @@ import { startWebhookWorker } from './modules/webhooks/webhooks.worker.js';
 import { createMessageIds } from './modules/mail/mail.message-ids.js';
 import { startMailOutbox } from './modules/mail/mail.outbox.worker.js';
 import { startSmtpListener } from './modules/mail/mail.smtp-listener.js';
+import { startImapWorker } from './modules/mail/mail.imap.worker.js';
 import { openBlobStore, sweepBlobStore, sweepWhileServing } from './storage/open-blob-store.js';
 
 /** Where the server writes what a human must see: the one-time admin key goes to `stdout`. */
@@ -88,8 +89,10 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       startDashboardCompaction({ store, config, log: app.log }),
       startSearchIndexJob({ store, log: app.log }),
     );
+    const mailer = { messageIds: createMessageIds(config), publicUrl: config.publicUrl };
+    // IMAP mailboxes are read by every process in turn (leased one at a time).
+    jobs.push(startImapWorker({ store, blobs, config, mailer, log: app.log }));
     if (config.mail.smtpListener) {
-      const mailer = { messageIds: createMessageIds(config), publicUrl: config.publicUrl };
       const listener = await startSmtpListener({ store, blobs, config, mailer, log: app.log }, config.mail.smtpListener);
       jobs.push(listener);
       out.stderr.write(`ticketing: SMTP listener for mailboxes on ${config.mail.smtpListener.host}:${listener.port}\n`);

@@ -21,6 +21,7 @@ import * as m0020 from './migrations/0020_create_mailboxes.js';
 import * as m0021 from './migrations/0021_add_email_channel.js';
 import * as m0022 from './migrations/0022_create_mail_outbox.js';
 import * as m0023 from './migrations/0023_track_customer_email_bounces.js';
+import * as m0024 from './migrations/0024_track_imap_mailboxes.js';
 import type { Database } from './types.js';
 
 /** Every migration, in order. A static list, so the compiled CLI and the tests see the same set. */
@@ -45,6 +46,7 @@ export const migrations: Record<string, Migration> = {
   '0021_add_email_channel': m0021,
   '0022_create_mail_outbox': m0022,
   '0023_track_customer_email_bounces': m0023,
+  '0024_track_imap_mailboxes': m0024,
 };
 
 /** How long a process waits for another one's SQLite migrations before giving up. */

@@ -256,6 +256,13 @@ export interface MailboxesTable {
   last_checked_at: NullableTimestamp;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** IMAP: the folder's UIDVALIDITY when `imap_last_uid` was taken (migration 0024). */
+  imap_uid_validity: string | null;
+  imap_last_uid: ColumnType<number | string, number | undefined, number>;
+  next_check_at: NullableTimestamp;
+  failures: ColumnType<number, number | undefined, number>;
+  lease_owner: string | null;
+  lease_expires_at: NullableTimestamp;
 }
 
 /** Every message taken in, once per organization (migration 0021_add_email_channel). */

@@ -24,12 +24,18 @@ import {
 import type { CreateMailboxBody, Mailbox, UpdateMailboxBody } from './mailboxes.schemas.js';
 import { parseInbound, parseOutbound, presentInbound, presentOutbound, resolveInbound, resolveOutbound } from './mailboxes.settings.js';
 
+type MailboxPresented = Pick<
+  MailboxRow,
+  'id' | 'address' | 'name' | 'auto_reply' | 'is_default' | 'inbound' | 'outbound' | 'state' | 'last_error' | 'last_checked_at' | 'created_at' | 'updated_at'
+>;
+
 export interface MailboxDeps {
   store: Store;
   config: { mail: Pick<MailConfig, 'allowPrivate' | 'maxMailboxes'> };
 }
 
-export function presentMailbox(row: MailboxRow): Mailbox {
+/** The API shape of a mailbox: never its passwords, nor its intake bookkeeping. */
+export function presentMailbox(row: MailboxPresented): Mailbox {
   return {
     id: row.id,
     address: row.address,
@@ -131,11 +137,22 @@ export async function updateMailbox(deps: MailboxDeps, organizationId: string, i
       if (body.name !== undefined && body.name !== current.name) changes.name = body.name;
       if (body.auto_reply !== undefined && Number(body.auto_reply) !== current.auto_reply) changes.auto_reply = Number(body.auto_reply);
       if (body.is_default !== undefined && Number(body.is_default) !== current.is_default) changes.is_default = Number(body.is_default);
-      if (inbound !== current.inbound) changes.inbound = inbound;
+      if (inbound !== current.inbound) {
+        changes.inbound = inbound;
+        // Another server, account or folder: its UIDs are not the ones tracked (duplicates are still caught).
+        changes.imap_uid_validity = null;
+        changes.imap_last_uid = 0;
+        changes.next_check_at = null;
+      }
       if (outbound !== current.outbound) changes.outbound = outbound;
       if (body.state !== undefined && body.state !== current.state) {
         changes.state = body.state;
-        if (body.state === 'active') changes.last_error = null;
+        if (body.state === 'active') {
+          changes.last_error = null;
+          // Checked again at once, without the backoff of its failures.
+          changes.next_check_at = null;
+          changes.failures = 0;
+        }
       }
       if (Object.keys(changes).length === 0) return presentMailbox(current);
       const now = nowIso();

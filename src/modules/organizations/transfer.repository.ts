@@ -251,6 +251,12 @@ export const TRANSFER_TABLES: readonly TransferTable[] = [
       last_checked_at: timestamp,
       created_at: timestamp,
       updated_at: timestamp,
+      imap_uid_validity: text,
+      imap_last_uid: integer,
+      next_check_at: timestamp,
+      failures: integer,
+      lease_owner: text,
+      lease_expires_at: timestamp,
     },
   },
   // Every message taken in, with its raw bytes: a message is still a duplicate after a move.
