@@ -754,6 +754,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/mailboxes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List mailboxes, oldest first
+         * @description Requires an API key with the scope `mailboxes:read`.
+         */
+        get: operations["listMailboxes"];
+        put?: never;
+        /**
+         * Create a mailbox of the email channel
+         * @description Mail that arrives at the mailbox becomes tickets and comments; agents' public replies go out from it. Passwords are write-only. Mail servers on loopback, private or link-local addresses are refused (422) unless the installation sets MAIL_ALLOW_PRIVATE=true; an organization has at most MAIL_MAX_MAILBOXES mailboxes (default 50).
+         *
+         *     Requires an API key with the scope `mailboxes:write`.
+         */
+        post: operations["createMailbox"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mailboxes/{mailbox_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a mailbox
+         * @description Requires an API key with the scope `mailboxes:read`.
+         */
+        get: operations["getMailbox"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a mailbox (its tickets and their mail stay)
+         * @description Requires an API key with the scope `mailboxes:delete`.
+         */
+        delete: operations["deleteMailbox"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a mailbox: its settings, the default, pause or resume
+         * @description Requires an API key with the scope `mailboxes:write`.
+         */
+        patch: operations["updateMailbox"];
+        trace?: never;
+    };
     "/v1/tickets/{ticket_id}/attachments": {
         parameters: {
             query?: never;
@@ -834,6 +888,68 @@ export interface paths {
          * @description Public: no API key needed.
          */
         get: operations["downloadFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mailboxes/{mailbox_id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take a raw message in, as if the mailbox had received it
+         * @description For providers' inbound hooks and for tests: the body is the message itself (Content-Type: message/rfc822, at most 40 MiB). It is threaded, deduplicated and stored exactly as mail fetched by IMAP or received by the SMTP listener.
+         *
+         *     Requires an API key with the scope `mailboxes:write`.
+         */
+        post: operations["postMailboxMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tickets/{ticket_id}/raw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The original message of a ticket opened by mail (message/rfc822)
+         * @description Requires an API key with the scope `tickets:read`.
+         */
+        get: operations["getTicketRawMessage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tickets/{ticket_id}/comments/{comment_id}/raw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The original message of a comment that came by mail (message/rfc822)
+         * @description Requires an API key with the scope `comments:read`.
+         */
+        get: operations["getCommentRawMessage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1050,13 +1166,45 @@ export interface components {
             author_user_id: string | null;
             /**
              * Format: uuid
-             * @description Set when the customer wrote it through self-service
+             * @description Set when the customer wrote it (through self-service or by mail)
              */
             author_customer_id: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /**
+             * @description `api`: through the API; `portal`: the customer through self-service; `email`: by mail
+             * @enum {string}
+             */
+            channel: "api" | "portal" | "email";
+            /** @description The mail it came by; its original is downloadable at the `raw` address */
+            email: {
+                /** @description Its Message-ID, without the angle brackets; null when it had none */
+                message_id: string | null;
+                /** @description The sender, lower-cased */
+                from: string;
+                /** @description Addresses, lower-cased */
+                to: string[];
+                /** @description Addresses, lower-cased */
+                cc: string[];
+                /** @description Sent by a machine (an auto-reply, a list, a bounce): kept, but it never reopens a ticket nor gets an acknowledgement */
+                automated: boolean;
+            } | null;
+            /** @description Set on a public agent comment mailed to the customer */
+            delivery: {
+                /**
+                 * @description `queued`: waiting for its (next) attempt; `sent`: the mail server took it; `failed`: every attempt failed; `bounced`: a delivery-status report came back
+                 * @enum {string}
+                 */
+                status: "queued" | "sent" | "failed" | "bounced";
+                to: string;
+                /** @description The Message-ID it was sent with, without angle brackets */
+                message_id: string;
+                attempts: number;
+                /** @description The mail server's words at the last failure */
+                last_error: string | null;
+            } | null;
         };
         /**
          * @example {
@@ -1073,7 +1221,7 @@ export interface components {
              */
             role: "admin" | "readonly";
             /** @description resource:action scopes */
-            scopes?: ("tickets:read" | "tickets:write" | "tickets:delete" | "comments:read" | "comments:write" | "comments:delete" | "attachments:read" | "attachments:write" | "attachments:delete" | "customers:read" | "customers:write" | "customers:delete" | "teams:read" | "teams:write" | "teams:delete" | "users:read" | "users:write" | "users:delete" | "dashboard:read" | "events:read" | "webhooks:read" | "webhooks:write" | "webhooks:delete" | "fields:read" | "fields:write" | "fields:delete")[];
+            scopes?: ("tickets:read" | "tickets:write" | "tickets:delete" | "comments:read" | "comments:write" | "comments:delete" | "attachments:read" | "attachments:write" | "attachments:delete" | "customers:read" | "customers:write" | "customers:delete" | "teams:read" | "teams:write" | "teams:delete" | "users:read" | "users:write" | "users:delete" | "dashboard:read" | "events:read" | "webhooks:read" | "webhooks:write" | "webhooks:delete" | "fields:read" | "fields:write" | "fields:delete" | "mailboxes:read" | "mailboxes:write" | "mailboxes:delete")[];
             /**
              * Format: uuid
              * @description The user (agent) the key is issued to; must be a user of the organization
@@ -1156,6 +1304,68 @@ export interface components {
             has_premium_support?: boolean;
             /** @default false */
             is_vip?: boolean;
+        };
+        /**
+         * @example {
+         *       "address": "support@acme.test",
+         *       "name": "Acme Support",
+         *       "inbound": {
+         *         "type": "imap",
+         *         "host": "imap.acme.test",
+         *         "port": 993,
+         *         "security": "tls",
+         *         "username": "support@acme.test",
+         *         "password": "app-password"
+         *       },
+         *       "outbound": null
+         *     }
+         */
+        CreateMailboxRequest: {
+            /**
+             * Format: email
+             * @description Stored lower-cased; unique within the organization
+             */
+            address: string;
+            /** @description Shown as the display name of mail sent from the mailbox */
+            name: string;
+            /** @default true */
+            auto_reply?: boolean;
+            /** @description true makes it the default (the previous default stops being one); omitted: true when the organization has no default yet */
+            is_default?: boolean;
+            /** @description imap needs host, port, security, username and password (folder defaults to INBOX); smtp and none take no other field */
+            inbound?: {
+                /**
+                 * @description `imap`: polled (IDLE where the server offers it); `smtp`: mail for `address` arrives at the service's own SMTP listener (MAIL_SMTP_PORT); `none`: no intake but POST /v1/mailboxes/{id}/messages
+                 * @enum {string}
+                 */
+                type: "imap" | "smtp" | "none";
+                /** @description A host name or IP address on a public address (private ones only with MAIL_ALLOW_PRIVATE=true) */
+                host?: string;
+                port?: number;
+                /**
+                 * @description `tls`: TLS from the first byte (IMAPS 993, SMTPS 465); `starttls`: upgraded after connecting; `none`: plain text
+                 * @enum {string}
+                 */
+                security?: "tls" | "starttls" | "none";
+                username?: string;
+                folder?: string;
+                /** @description Write-only: never shown in an answer */
+                password?: string;
+            };
+            /** @description The mailbox's own SMTP server; null sends through the installation's SMTP_URL */
+            outbound?: {
+                /** @description A host name or IP address on a public address (private ones only with MAIL_ALLOW_PRIVATE=true) */
+                host: string;
+                port: number;
+                /**
+                 * @description `tls`: TLS from the first byte (IMAPS 993, SMTPS 465); `starttls`: upgraded after connecting; `none`: plain text
+                 * @enum {string}
+                 */
+                security: "tls" | "starttls" | "none";
+                username?: string;
+                /** @description Write-only: never shown in an answer */
+                password?: string;
+            } | null;
         };
         /**
          * @example {
@@ -1378,7 +1588,8 @@ export interface components {
          *       "social_github": null,
          *       "notes": "Prefers email over phone.",
          *       "created_at": "2026-01-12T08:30:00.000Z",
-         *       "updated_at": "2026-01-31T09:15:02.123Z"
+         *       "updated_at": "2026-01-31T09:15:02.123Z",
+         *       "email_status": "ok"
          *     }
          */
         Customer: {
@@ -1416,6 +1627,11 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /**
+             * @description `bouncing`: mail to the address bounced hard 3 times in a row; no mail is sent to it until the address changes
+             * @enum {string}
+             */
+            email_status: "ok" | "bouncing";
         };
         /** @description Figures for one organization */
         Dashboard: {
@@ -1556,7 +1772,9 @@ export interface components {
          *         "custom_fields": {
          *           "plan": "pro",
          *           "seats": 12
-         *         }
+         *         },
+         *         "channel": "api",
+         *         "email": null
          *       },
          *       "changes": {
          *         "status": {
@@ -1665,6 +1883,113 @@ export interface components {
             /** @constant */
             status: "ok";
         };
+        /**
+         * @example {
+         *       "outcome": "created",
+         *       "ticket_id": "6f1c2a3e-8d4b-4c5a-9e7f-0a1b2c3d4e5f",
+         *       "comment_id": null,
+         *       "reason": null
+         *     }
+         */
+        MailIntakeResult: {
+            /**
+             * @description `created`: a new ticket; `appended`: a comment on the ticket it continues; `duplicate`: taken before (by Message-ID, or its bytes when it has none); `ignored`: sent from one of the organization's own mailboxes; `rejected`: it cannot be used (see reason). The raw message is kept in every case.
+             * @enum {string}
+             */
+            outcome: "created" | "appended" | "duplicate" | "ignored" | "rejected";
+            /** Format: uuid */
+            ticket_id: string | null;
+            /**
+             * Format: uuid
+             * @description Null when the message opened the ticket (it is its description)
+             */
+            comment_id: string | null;
+            /** @description Why it was ignored or rejected */
+            reason: string | null;
+        };
+        /**
+         * @example {
+         *       "id": "5d0a3c2e-8f1b-4c7d-9e2a-1b3c4d5e6f70",
+         *       "address": "support@acme.test",
+         *       "name": "Acme Support",
+         *       "auto_reply": true,
+         *       "is_default": true,
+         *       "inbound": {
+         *         "type": "imap",
+         *         "host": "imap.acme.test",
+         *         "port": 993,
+         *         "security": "tls",
+         *         "username": "support@acme.test",
+         *         "folder": "INBOX"
+         *       },
+         *       "outbound": {
+         *         "host": "smtp.acme.test",
+         *         "port": 587,
+         *         "security": "starttls",
+         *         "username": "support@acme.test"
+         *       },
+         *       "state": "active",
+         *       "last_error": null,
+         *       "last_checked_at": "2026-01-31T09:20:00.000Z",
+         *       "created_at": "2026-01-31T09:15:02.123Z",
+         *       "updated_at": "2026-01-31T09:15:02.123Z"
+         *     }
+         */
+        Mailbox: {
+            /** Format: uuid */
+            id: string;
+            address: string;
+            name: string;
+            /** @description Acknowledge a ticket opened by mail with a reply naming its display id */
+            auto_reply: boolean;
+            /** @description At most one per organization: tickets created through the API are answered through it */
+            is_default: boolean;
+            /** @description How mail comes in; imap shows host, port, security, username and folder, never the password */
+            inbound: {
+                /**
+                 * @description `imap`: polled (IDLE where the server offers it); `smtp`: mail for `address` arrives at the service's own SMTP listener (MAIL_SMTP_PORT); `none`: no intake but POST /v1/mailboxes/{id}/messages
+                 * @enum {string}
+                 */
+                type: "imap" | "smtp" | "none";
+                /** @description A host name or IP address on a public address (private ones only with MAIL_ALLOW_PRIVATE=true) */
+                host?: string;
+                port?: number;
+                /**
+                 * @description `tls`: TLS from the first byte (IMAPS 993, SMTPS 465); `starttls`: upgraded after connecting; `none`: plain text
+                 * @enum {string}
+                 */
+                security?: "tls" | "starttls" | "none";
+                username?: string;
+                folder?: string;
+            };
+            outbound: {
+                /** @description A host name or IP address on a public address (private ones only with MAIL_ALLOW_PRIVATE=true) */
+                host: string;
+                port: number;
+                /**
+                 * @description `tls`: TLS from the first byte (IMAPS 993, SMTPS 465); `starttls`: upgraded after connecting; `none`: plain text
+                 * @enum {string}
+                 */
+                security: "tls" | "starttls" | "none";
+                username?: string;
+            } | null;
+            /**
+             * @description `active`; `failing`: the mail server refused or could not be reached (see last_error), retried with backoff; `paused`: set by you, no intake
+             * @enum {string}
+             */
+            state: "active" | "failing" | "paused";
+            /** @description The mail server's own words at the last failure */
+            last_error: string | null;
+            /**
+             * Format: date-time
+             * @description When the mailbox was last read (imap)
+             */
+            last_checked_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
         Message: {
             /** @example User added to team */
             message: string;
@@ -1731,6 +2056,11 @@ export interface components {
             /** @description The first 500 attachments, oldest first */
             attachments: components["schemas"]["PortalAttachment"][];
         };
+        /**
+         * Format: binary
+         * @description The raw message (RFC 5322), at most 40 MiB
+         */
+        PostMailboxMessageRequest: Blob;
         PostPortalReplyRequest: {
             body?: string;
         };
@@ -1836,7 +2166,9 @@ export interface components {
          *       "custom_fields": {
          *         "plan": "pro",
          *         "seats": 12
-         *       }
+         *       },
+         *       "channel": "api",
+         *       "email": null
          *     }
          */
         Ticket: {
@@ -1885,6 +2217,24 @@ export interface components {
             custom_fields: {
                 [key: string]: string | number | boolean | string[];
             };
+            /**
+             * @description `api`: through the API; `portal`: the customer through self-service; `email`: by mail
+             * @enum {string}
+             */
+            channel: "api" | "portal" | "email";
+            /** @description The mail it came by; its original is downloadable at the `raw` address */
+            email: {
+                /** @description Its Message-ID, without the angle brackets; null when it had none */
+                message_id: string | null;
+                /** @description The sender, lower-cased */
+                from: string;
+                /** @description Addresses, lower-cased */
+                to: string[];
+                /** @description Addresses, lower-cased */
+                cc: string[];
+                /** @description Sent by a machine (an auto-reply, a list, a bounce): kept, but it never reopens a ticket nor gets an acknowledgement */
+                automated: boolean;
+            } | null;
         };
         /**
          * @example {
@@ -1927,7 +2277,7 @@ export interface components {
             /** @description A label for people; grants nothing */
             name?: string;
             /** @description resource:action scopes */
-            scopes?: ("tickets:read" | "tickets:write" | "tickets:delete" | "comments:read" | "comments:write" | "comments:delete" | "attachments:read" | "attachments:write" | "attachments:delete" | "customers:read" | "customers:write" | "customers:delete" | "teams:read" | "teams:write" | "teams:delete" | "users:read" | "users:write" | "users:delete" | "dashboard:read" | "events:read" | "webhooks:read" | "webhooks:write" | "webhooks:delete" | "fields:read" | "fields:write" | "fields:delete")[];
+            scopes?: ("tickets:read" | "tickets:write" | "tickets:delete" | "comments:read" | "comments:write" | "comments:delete" | "attachments:read" | "attachments:write" | "attachments:delete" | "customers:read" | "customers:write" | "customers:delete" | "teams:read" | "teams:write" | "teams:delete" | "users:read" | "users:write" | "users:delete" | "dashboard:read" | "events:read" | "webhooks:read" | "webhooks:write" | "webhooks:delete" | "fields:read" | "fields:write" | "fields:delete" | "mailboxes:read" | "mailboxes:write" | "mailboxes:delete")[];
             /**
              * Format: uuid
              * @description The user (agent) the key is issued to; must be a user of the organization
@@ -1996,6 +2346,62 @@ export interface components {
             notes?: string | null;
             has_premium_support?: boolean;
             is_vip?: boolean;
+        };
+        /**
+         * @example {
+         *       "state": "paused"
+         *     }
+         */
+        UpdateMailboxRequest: {
+            /**
+             * Format: email
+             * @description Stored lower-cased; unique within the organization
+             */
+            address?: string;
+            /** @description Shown as the display name of mail sent from the mailbox */
+            name?: string;
+            auto_reply?: boolean;
+            /** @description true makes it the default (the previous default stops being one); false leaves the organization without one */
+            is_default?: boolean;
+            /** @description Merged into the current settings: give only what changes */
+            inbound?: {
+                /**
+                 * @description `imap`: polled (IDLE where the server offers it); `smtp`: mail for `address` arrives at the service's own SMTP listener (MAIL_SMTP_PORT); `none`: no intake but POST /v1/mailboxes/{id}/messages
+                 * @enum {string}
+                 */
+                type?: "imap" | "smtp" | "none";
+                /** @description A host name or IP address on a public address (private ones only with MAIL_ALLOW_PRIVATE=true) */
+                host?: string;
+                port?: number;
+                /**
+                 * @description `tls`: TLS from the first byte (IMAPS 993, SMTPS 465); `starttls`: upgraded after connecting; `none`: plain text
+                 * @enum {string}
+                 */
+                security?: "tls" | "starttls" | "none";
+                username?: string;
+                /** @description Write-only: never shown in an answer */
+                password?: string;
+                folder?: string;
+            };
+            /** @description Merged into the current server settings (a full object when there are none yet); null for SMTP_URL */
+            outbound?: {
+                /** @description A host name or IP address on a public address (private ones only with MAIL_ALLOW_PRIVATE=true) */
+                host?: string;
+                port?: number;
+                /**
+                 * @description `tls`: TLS from the first byte (IMAPS 993, SMTPS 465); `starttls`: upgraded after connecting; `none`: plain text
+                 * @enum {string}
+                 */
+                security?: "tls" | "starttls" | "none";
+                username?: string | null;
+                /** @description Write-only: never shown in an answer */
+                password?: string | null;
+            } | null;
+            /**
+             * @description Pause intake, or resume it (also of a failing mailbox: tried again at once)
+             * @enum {string}
+             */
+            state?: "active" | "paused";
         };
         /**
          * @example {
@@ -5429,6 +5835,273 @@ export interface operations {
             503: components["responses"]["StoreUnavailable"];
         };
     };
+    listMailboxes: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 */
+                limit?: number;
+                /** @description Records to skip (same as skip), 0 to 100,000; to reach further, narrow the list with filters */
+                offset?: number;
+                /** @description Records to skip (same as offset), 0 to 100,000; to reach further, narrow the list with filters */
+                skip?: number;
+                /** @description Keyset paging: the opaque cursor from the `Link: <...>; rel="next"` header of the previous page; the page starts right after that page's last item, so items added or removed meanwhile are neither skipped nor repeated. Not with offset/skip. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The next page of the list (`<...>; rel="next"`, its `cursor` filled in), sent when this page is full */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Mailbox"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    createMailbox: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer without doing the work again; with another body it is 422; while the first is still running, 409. 1 to 255 visible ASCII characters, e.g. a fresh UUID per operation; a quoted string ("...") names the same key as without quotes. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "address": "support@acme.test",
+                 *       "name": "Acme Support",
+                 *       "inbound": {
+                 *         "type": "imap",
+                 *         "host": "imap.acme.test",
+                 *         "port": 993,
+                 *         "security": "tls",
+                 *         "username": "support@acme.test",
+                 *         "password": "app-password"
+                 *       },
+                 *       "outbound": null
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateMailboxRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this answer is the stored answer of an earlier request with the same Idempotency-Key (a secret it held shown once is null) */
+                    "Idempotent-Replayed"?: "true";
+                    Location: components["headers"]["CreatedLocation"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Mailbox"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    getMailbox: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the copy the client holds: 304 Not Modified (no body) while it is still current */
+                "if-none-match"?: string;
+            };
+            path: {
+                mailbox_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The version of this representation: send it back in If-None-Match (GET) or If-Match (PATCH, DELETE) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Mailbox"];
+                };
+            };
+            /** @description Not Modified: the copy named in If-None-Match is current (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    deleteMailbox: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the record is still as the client last saw it: its ETag (or `*`). A stale one is 412 and nothing is changed */
+                "if-match"?: string;
+            };
+            path: {
+                mailbox_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description HTTP 412 */
+            412: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    updateMailbox: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the record is still as the client last saw it: its ETag (or `*`). A stale one is 412 and nothing is changed */
+                "if-match"?: string;
+            };
+            path: {
+                mailbox_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "state": "paused"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateMailboxRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The version of this representation: send it back in If-None-Match (GET) or If-Match (PATCH, DELETE) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Mailbox"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            /** @description HTTP 412 */
+            412: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
     listAttachments: {
         parameters: {
             query?: {
@@ -5793,6 +6466,126 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    postMailboxMessage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer without doing the work again; with another body it is 422; while the first is still running, 409. 1 to 255 visible ASCII characters, e.g. a fresh UUID per operation; a quoted string ("...") names the same key as without quotes. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                mailbox_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "message/rfc822": components["schemas"]["PostMailboxMessageRequest"];
+            };
+        };
+        responses: {
+            /** @description HTTP 202 */
+            202: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this answer is the stored answer of an earlier request with the same Idempotency-Key (a secret it held shown once is null) */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailIntakeResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    getTicketRawMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ticket_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The message exactly as it was received */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "message/rfc822": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    getCommentRawMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ticket_id: string;
+                comment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The message exactly as it was received */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "message/rfc822": Blob;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StoreUnavailable"];

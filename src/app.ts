@@ -19,6 +19,9 @@ import { commentsRoutes } from './modules/comments/comments.routes.js';
 import { customersRoutes } from './modules/customers/customers.routes.js';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
+import { createMessageIds } from './modules/mail/mail.message-ids.js';
+import { mailRoutes } from './modules/mail/mail.routes.js';
+import { mailboxesRoutes } from './modules/mail/mailboxes.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { sessionsRoutes } from './modules/sessions/sessions.routes.js';
 import { sessionContext } from './modules/sessions/sessions.service.js';
@@ -99,15 +102,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(teamsRoutes, deps);
   await app.register(tagsRoutes, deps);
   await app.register(ticketFieldsRoutes, deps);
-  await app.register(commentsRoutes, deps);
+  // Mail about tickets is signed with one key per installation; public agent comments are mailed.
+  const mailer = { messageIds: createMessageIds(deps.config), publicUrl: deps.config.publicUrl };
+  await app.register(commentsRoutes, { ...deps, mailer });
   await app.register(dashboardRoutes, deps);
   await app.register(apiKeysRoutes, deps);
   await app.register(eventsRoutes, deps);
   await app.register(webhooksRoutes, deps);
+  await app.register(mailboxesRoutes, deps);
   // One signer for both ends, so the secret is read (or created) once.
   const signer = createUrlSigner(deps.config);
   await app.register(attachmentsRoutes, { ...deps, signer });
   await app.register(attachmentDownloadsRoutes, { ...deps, signer });
+  await app.register(mailRoutes, { ...deps, mailer });
   await app.register(portalRoutes, {
     ...deps,
     signer,

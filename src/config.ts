@@ -61,6 +61,16 @@ const EnvSchema = Type.Object({
   MAX_API_KEYS_PER_ORG: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1_000 }),
   MAX_WEBHOOKS_PER_ORG: Type.Integer({ minimum: 1, maximum: 100_000, default: 100 }),
   API_KEYS_RETENTION_DAYS: Type.Integer({ minimum: 0, maximum: 36_500, default: 30 }),
+  // The email channel (docs/operations.md#email).
+  MAIL_ALLOW_PRIVATE: Type.Boolean({ default: false }),
+  MAIL_MAX_MAILBOXES: Type.Integer({ minimum: 1, maximum: 10_000, default: 50 }),
+  MAIL_SMTP_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
+  MAIL_SMTP_HOST: Type.Optional(Type.String({ minLength: 1 })),
+  SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
+  MAIL_POLL_INTERVAL_MS: Type.Integer({ minimum: 100, maximum: 86_400_000, default: 60_000 }),
+  MAIL_OUTBOX_POLL_INTERVAL_MS: Type.Integer({ minimum: 10, maximum: 600_000, default: 1_000 }),
+  MAIL_RETRY_SCHEDULE: Type.String({ default: '1m,5m,30m,2h,6h,12h' }),
+  MAIL_DOMAIN: Type.Optional(Type.String({ minLength: 1, maxLength: 253, pattern: '^[A-Za-z0-9.-]+$' })),
   // Search (docs/operations.md#search).
   SEARCH_TIMEOUT_MS: Type.Integer({ minimum: 10, maximum: 600_000, default: 800 }),
   SEARCH_CONCURRENCY: Type.Integer({ minimum: 0, maximum: 64, default: 4 }),
@@ -139,6 +149,7 @@ export interface Config {
   /** How often the dashboard's counter deltas are folded into its totals (dashboard.compaction.ts). */
   dashboardCompactionIntervalMs: number;
   webhooks: WebhookConfig;
+  mail: MailConfig;
   /** Browser origins allowed to call the API (CORS): any (`*`), a list, or none (null: CORS off). */
   corsOrigins: '*' | string[] | null;
   /** The most records of each bounded collection one organization may hold (src/limits/collection-caps.ts). */
@@ -168,10 +179,29 @@ export interface WebhookConfig {
   concurrency: number;
 }
 
+export interface MailConfig {
+  /** Allow mail servers on loopback, private, link-local and metadata addresses (a mail server on the installation's own network). */
+  allowPrivate: boolean;
+  /** Mailboxes an organization may have. */
+  maxMailboxes: number;
+  /** The right-hand side of our Message-IDs. */
+  domain: string;
+  /** The installation's SMTP server (`smtp://` or `smtps://user:pass@host:port`), for mailboxes without their own. */
+  smtpUrl: string | undefined;
+  /** How often an IMAP mailbox is read. */
+  pollIntervalMs: number;
+  /** How often a process looks for queued mail. */
+  outboxPollIntervalMs: number;
+  /** Delays before each retry of a failed send; once used up, the message has failed. */
+  retryDelaysMs: number[];
+  /** The SMTP listener for mailboxes of inbound type smtp; null: off. */
+  smtpListener: { host: string; port: number } | null;
+}
+
 const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** `5s,5m,30m,2h` as milliseconds; units ms, s, m, h, d. */
-export function parseRetrySchedule(value: string): number[] {
+export function parseRetrySchedule(value: string, variable = 'WEBHOOKS_RETRY_SCHEDULE'): number[] {
   const parts = value.split(',').map((p) => p.trim());
   const delays = parts.map((part) => {
     const match = /^(\d{1,9})(ms|s|m|h|d)$/.exec(part);
@@ -179,7 +209,7 @@ export function parseRetrySchedule(value: string): number[] {
   });
   if (parts.length > 30 || delays.some((d) => Number.isNaN(d))) {
     throw new ConfigError(
-      `Invalid configuration: WEBHOOKS_RETRY_SCHEDULE must be up to 30 comma-separated durations such as 5s,5m,30m,2h (units ms, s, m, h, d), got '${value}'`,
+      `Invalid configuration: ${variable} must be up to 30 comma-separated durations such as 5s,5m,30m,2h (units ms, s, m, h, d), got '${value}'`,
     );
   }
   return delays;
@@ -212,7 +242,7 @@ export function parseCorsOrigins(value: string | undefined): '*' | string[] | nu
 
 
 /** Variables whose value may hold a password or a secret: never repeated in a message. */
-const SECRET_VARIABLES = new Set(['SIGNING_SECRET', 'DATABASE_URL', 'REDIS_URL']);
+const SECRET_VARIABLES = new Set(['SIGNING_SECRET', 'DATABASE_URL', 'REDIS_URL', 'SMTP_URL']);
 
 /** What a variable accepts, in words, from its schema. */
 function expected(schema: Record<string, unknown>): string {
@@ -226,6 +256,7 @@ function expected(schema: Record<string, unknown>): string {
     return 'a whole number';
   }
   if (schema.pattern === '^https?://') return 'an http:// or https:// address';
+  if (schema.pattern === '^smtps?://') return 'an smtp:// or smtps:// address';
   if (schema.pattern === '^rediss?://') return 'a redis:// or rediss:// address';
   if (typeof schema.minLength === 'number' && schema.minLength > 1) return `at least ${schema.minLength} characters`;
   return 'a valid value';
@@ -261,6 +292,16 @@ function checkDatabaseUrl(url: string | undefined): void {
 }
 
 const trimSlash = (url: string): string => url.replace(/\/+$/, '');
+
+/** The host name of an address, for the right-hand side of Message-IDs; `localhost` when it has none usable. */
+function hostOf(url: string): string {
+  try {
+    const host = new URL(url).hostname;
+    return /^[A-Za-z0-9.-]+$/.test(host) ? host : 'localhost';
+  } catch {
+    return 'localhost';
+  }
+}
 
 /** `true`/`false`, or a comma-separated list of proxy addresses and CIDRs to trust. */
 function parseTrustProxy(value: string | undefined): boolean | string {
@@ -363,6 +404,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryDelaysMs: parseRetrySchedule(e.WEBHOOKS_RETRY_SCHEDULE),
       pollIntervalMs: e.WEBHOOKS_POLL_INTERVAL_MS,
       concurrency: e.WEBHOOKS_CONCURRENCY,
+    },
+    mail: {
+      allowPrivate: e.MAIL_ALLOW_PRIVATE,
+      maxMailboxes: e.MAIL_MAX_MAILBOXES,
+      domain: e.MAIL_DOMAIN ?? hostOf(publicUrl),
+      smtpUrl: e.SMTP_URL,
+      pollIntervalMs: e.MAIL_POLL_INTERVAL_MS,
+      outboxPollIntervalMs: e.MAIL_OUTBOX_POLL_INTERVAL_MS,
+      retryDelaysMs: parseRetrySchedule(e.MAIL_RETRY_SCHEDULE, 'MAIL_RETRY_SCHEDULE'),
+      smtpListener: e.MAIL_SMTP_PORT === undefined ? null : { host: e.MAIL_SMTP_HOST ?? e.HOST, port: e.MAIL_SMTP_PORT },
     },
     corsOrigins: parseCorsOrigins(e.CORS_ORIGINS),
     caps: { apiKeys: e.MAX_API_KEYS_PER_ORG, webhooks: e.MAX_WEBHOOKS_PER_ORG },

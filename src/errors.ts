@@ -140,6 +140,10 @@ export const errors = {
     ),
   unsupportedMediaType: () =>
     new AppError(415, 'unsupported_media_type', 'Content-Type must be application/json'),
+  rawMailOnly: () =>
+    new AppError(415, 'unsupported_media_type', 'Content-Type must be message/rfc822, with the raw message as the body'),
+  rawMailTooLarge: (limit: number) =>
+    new AppError(413, 'payload_too_large', `The message exceeds the ${limit} byte (40 MiB) maximum of a raw message`),
   rangeNotSatisfiable: (size: number) =>
     new AppError(416, 'range_not_satisfiable', 'Requested range is not satisfiable', undefined, {
       'content-range': `bytes */${size}`,

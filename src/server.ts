@@ -10,6 +10,10 @@ import { startDashboardCompaction } from './modules/dashboard/dashboard.compacti
 import { startEventRetention } from './modules/events/events.retention.js';
 import { bootstrapIfEmpty } from './modules/organizations/organizations.service.js';
 import { startWebhookWorker } from './modules/webhooks/webhooks.worker.js';
+import { createMessageIds } from './modules/mail/mail.message-ids.js';
+import { startMailOutbox } from './modules/mail/mail.outbox.worker.js';
+import { startSmtpListener } from './modules/mail/mail.smtp-listener.js';
+import { startImapWorker } from './modules/mail/mail.imap.worker.js';
 import { openBlobStore, sweepBlobStore, sweepWhileServing } from './storage/open-blob-store.js';
 
 /** Where the server writes what a human must see: the one-time admin key goes to `stdout`. */
@@ -74,8 +78,10 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     app = await buildApp({ config, store, blobs, metrics });
     sweepWhileServing(app, blobs, store.db);
     connections = trackConnections(app.server);
-    // Background jobs, once listening: webhook deliveries (every process takes part), the event
-    // retention sweep, the dead API keys' retention sweep, the dashboard counters' compaction and (PostgreSQL) the search index's merge. They stop as soon as shutdown begins, before the store they use is closed.
+    // Background jobs, once listening: webhook deliveries and the mail outbox (every process takes
+    // part), the event retention sweep, the dead API keys' retention sweep, the dashboard counters'
+    // compaction and (PostgreSQL) the search index's merge. They stop as soon as shutdown begins,
+    // before the store they use is closed.
     const jobs: Array<{ stop(): Promise<void> }> = [];
     app.addHook('preClose', async () => {
       await Promise.all(jobs.map((job) => job.stop()));
@@ -83,11 +89,20 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     address = await app.listen({ host: config.host, port: config.port });
     jobs.push(
       startWebhookWorker({ store, config, log: app.log, onOutcome: metrics?.webhookOutcome }),
+      startMailOutbox({ store, config, log: app.log }),
       startEventRetention({ store, config, log: app.log }),
       startApiKeyRetention({ store, config, log: app.log }),
       startDashboardCompaction({ store, config, log: app.log }),
       startSearchIndexJob({ store, log: app.log }),
     );
+    const mailer = { messageIds: createMessageIds(config), publicUrl: config.publicUrl };
+    // IMAP mailboxes are read by every process in turn (leased one at a time).
+    jobs.push(startImapWorker({ store, blobs, config, mailer, log: app.log }));
+    if (config.mail.smtpListener) {
+      const listener = await startSmtpListener({ store, blobs, config, mailer, log: app.log }, config.mail.smtpListener);
+      jobs.push(listener);
+      out.stderr.write(`ticketing: SMTP listener for mailboxes on ${config.mail.smtpListener.host}:${listener.port}\n`);
+    }
     // GET /metrics on its own port (METRICS_PORT), never the API's.
     const metricsServer = metrics && (await (await import('./observability/metrics.server.js')).startMetricsServer({ metrics, store, config, log: app.log }));
     if (metricsServer) {

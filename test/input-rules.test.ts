@@ -69,10 +69,15 @@ function validBody(op: Operation): { payload?: string | Buffer; contentType?: st
     'POST /v1/ticket-fields': { key: 'rules', label: 'Rules', type: 'text' },
     'PATCH /v1/ticket-fields/{field_id}': { label: 'Rules' },
     'POST /v1/sessions': { email: 'agent@example.com', password: 'not the password' },
+    'POST /v1/mailboxes': { address: `m-${unique}@example.com`, name: 'M' },
+    'PATCH /v1/mailboxes/{mailbox_id}': { name: 'M' },
   };
   if (label(op) === 'POST /v1/tickets/{ticket_id}/attachments') {
     const { payload, contentType } = multipartBody([{ name: 'file', filename: 'a.txt', type: 'text/plain', data: 'x' }]);
     return { payload, contentType };
+  }
+  if (label(op) === 'POST /v1/mailboxes/{mailbox_id}/messages') {
+    return { payload: `From: a@example.com\r\nSubject: Rules ${unique}\r\n\r\nText\r\n`, contentType: 'message/rfc822' };
   }
   if (label(op) === 'POST /portal/{tracking_token}/reply') return { payload: 'body=hi', contentType: 'application/x-www-form-urlencoded' };
   const body = bodies[label(op)];

@@ -480,6 +480,7 @@ describe('what client generators need', () => {
     const key = await send('POST /v1/api-keys', {});
     const webhook = await send('POST /v1/webhooks', {});
     const field = await send('POST /v1/ticket-fields', {});
+    const mailbox = await send('POST /v1/mailboxes', {});
     const comment = await send('POST /v1/tickets/{ticket_id}/comments', { ticket_id: ticket.id });
     const token = await t.request({ method: 'POST', url: `/v1/tickets/${ticket.id}/tracking-token` });
     const ids = {
@@ -490,6 +491,7 @@ describe('what client generators need', () => {
       key_id: key.id,
       webhook_id: webhook.id,
       field_id: field.id,
+      mailbox_id: mailbox.id,
       comment_id: comment.id,
       tracking_token: token.json<{ tracking_token: string }>().tracking_token,
     };

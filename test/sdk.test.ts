@@ -214,9 +214,47 @@ describe('the typed SDK drives every operation of a live server', () => {
     // The error body is typed too.
     expect(refused.error?.detail).toMatch(/^Invalid API key/);
 
+    // Mailboxes.
+    const mailbox = ok(
+      await api.POST('/v1/mailboxes', {
+        body: { address: 'help@acme.test', name: 'Acme Help', outbound: { host: 'smtp.acme.test', port: 465, security: 'tls', username: 'help', password: 'secret' } },
+      }),
+    );
+    const mailboxPath = { mailbox_id: mailbox.id };
+    expect(mailbox.is_default).toBe(true);
+    expect(ok(await api.GET('/v1/mailboxes')).map((m) => m.address)).toEqual(['help@acme.test']);
+    expect(ok(await api.GET('/v1/mailboxes/{mailbox_id}', { params: { path: mailboxPath } })).outbound?.host).toBe('smtp.acme.test');
+    expect(ok(await api.PATCH('/v1/mailboxes/{mailbox_id}', { params: { path: mailboxPath }, body: { state: 'paused' } })).state).toBe('paused');
+    const mail = 'From: Ada <ada@customer.example>\r\nTo: help@acme.test\r\nSubject: By mail\r\nMessage-ID: <sdk-1@customer.example>\r\n\r\nHello.\r\n';
+    const intake = ok(
+      await api.POST('/v1/mailboxes/{mailbox_id}/messages', {
+        params: { path: mailboxPath },
+        body: mail as never,
+        bodySerializer: (body: unknown) => body as string,
+        headers: { 'Content-Type': 'message/rfc822' },
+      }),
+    );
+    expect(intake.outcome).toBe('created');
+    const mailed = { ticket_id: intake.ticket_id! };
+    const original = await api.GET('/v1/tickets/{ticket_id}/raw', { params: { path: mailed }, parseAs: 'text' });
+    expect(original.data).toBe(mail);
+    const mailReply = ok(
+      await api.POST('/v1/mailboxes/{mailbox_id}/messages', {
+        params: { path: mailboxPath },
+        body: mail.replace('<sdk-1@', '<sdk-2@').replace('Subject: By mail', 'In-Reply-To: <sdk-1@customer.example>\r\nSubject: Re: By mail') as never,
+        bodySerializer: (body: unknown) => body as string,
+        headers: { 'Content-Type': 'message/rfc822' },
+      }),
+    );
+    expect(mailReply.outcome).toBe('appended');
+    const replyRaw = await api.GET('/v1/tickets/{ticket_id}/comments/{comment_id}/raw', { params: { path: { ...mailed, comment_id: mailReply.comment_id! } }, parseAs: 'text' });
+    expect(replyRaw.data).toContain('sdk-2@customer.example');
+
+
     // Everything deleted in the end.
     for (const done of [
       await api.DELETE('/v1/webhooks/{webhook_id}', { params: { path: webhookPath } }),
+      await api.DELETE('/v1/mailboxes/{mailbox_id}', { params: { path: mailboxPath } }),
       await api.DELETE('/v1/tickets/{ticket_id}/attachments/{attachment_id}', { params: { path: attachmentPath } }),
       await api.DELETE('/v1/tickets/{ticket_id}/comments/{comment_id}', { params: { path: commentPath } }),
       await api.DELETE('/v1/tickets/{ticket_id}', { params: { path } }),

@@ -66,6 +66,27 @@ describe('startServer (in process)', () => {
   });
 });
 
+describe('startServer with the email channel', () => {
+  it('starts the SMTP listener when MAIL_SMTP_PORT is set: mail for an smtp mailbox becomes a ticket; it stops with the server', async () => {
+    const config = loadConfig({ DATA_DIR: tempDir(), PORT: '0', LOG_LEVEL: 'silent', MAIL_SMTP_PORT: '0', MAIL_SMTP_HOST: '127.0.0.1' });
+    const out = capture();
+    const server = await startServer(config, { output: out.output, handleSignals: false });
+    const auth = { authorization: `Bearer ${server.bootstrapKey}`, 'content-type': 'application/json' };
+    const port = Number(/SMTP listener for mailboxes on 127\.0\.0\.1:(\d+)/.exec(out.text.stderr)?.[1]);
+    expect(port).toBeGreaterThan(0);
+    const box = await fetch(`${server.address}/v1/mailboxes`, { method: 'POST', headers: auth, body: JSON.stringify({ address: 'in@acme.example', name: 'In', inbound: { type: 'smtp' } }) });
+    expect(box.status).toBe(201);
+    const { default: nodemailer } = await import('nodemailer');
+    const send = nodemailer.createTransport({ host: '127.0.0.1', port, ignoreTLS: true });
+    await send.sendMail({ from: 'ada@customer.example', to: 'in@acme.example', subject: 'Through serve', text: 'Hi' });
+    send.close();
+    const list = (await (await fetch(`${server.address}/v1/tickets`, { headers: auth })).json()) as Array<{ subject: string; channel: string }>;
+    expect(list.find((x) => x.subject === 'Through serve')).toMatchObject({ channel: 'email' });
+    expect(await server.shutdown()).toBe(0);
+    await expect(new Promise((resolve, reject) => connect(port, '127.0.0.1').once('connect', resolve).once('error', reject))).rejects.toThrow();
+  });
+});
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Served extends Child {

@@ -3,7 +3,7 @@ export const RESOURCES = ['tickets', 'comments', 'attachments', 'customers', 'te
 /**
  * Every scope: each resource's read, write and delete and the dashboard's read, in a stable order;
  * then the event and webhook scopes (the change feed has only a read scope; webhooks are managed
- * like a resource), then the custom ticket field definitions'.
+ * like a resource), then the custom ticket field definitions' and the email channel's mailboxes.
  */
 export const ALL_SCOPES = [
   ...RESOURCES.flatMap((r) => [`${r}:read`, `${r}:write`, `${r}:delete`] as const),
@@ -15,6 +15,9 @@ export const ALL_SCOPES = [
   'fields:read',
   'fields:write',
   'fields:delete',
+  'mailboxes:read',
+  'mailboxes:write',
+  'mailboxes:delete',
 ] as const;
 
 export type Scope = (typeof ALL_SCOPES)[number];

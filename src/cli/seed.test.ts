@@ -53,7 +53,7 @@ describe('ticketing seed', () => {
     expect((await runMain(['migrate'], env)).code).toBe(0);
     const org = (await runMain(['orgs', 'create', '--name', 'Demo'], env)).stdout.trim();
     const run = await runMain(['seed', '--org', org, '--tickets', '40'], env);
-    expect(run.stderr).toMatch(/^Seeded organization .*: 4 teams, 8 agents, 16 customers, 40 tickets \(\d+ new, \d+ open, \d+ pending, \d+ resolved, \d+ closed\), \d+ comments, \d+ attachments\n$/);
+    expect(run.stderr).toMatch(/^Seeded organization .*: 4 teams, 8 agents, 16 customers, 40 tickets \(\d+ new, \d+ open, \d+ pending, \d+ resolved, \d+ closed\), \d+ comments, \d+ attachments, mailbox support@demo\.example\.com\n$/);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(`${org}\n`);
 
@@ -84,6 +84,8 @@ describe('ticketing seed', () => {
       expect((await api.get<{ key: string }[]>('/v1/ticket-fields')).map((f) => f.key)).toEqual(['plan', 'seats']);
       expect((await api.get<unknown[]>('/v1/tickets?custom_fields[plan]=pro&limit=100')).length).toBeGreaterThan(0);
       expect(tickets.every((t) => typeof (t as { custom_fields?: { plan?: unknown } }).custom_fields?.plan === 'string')).toBe(true);
+      // A demo mailbox, not the default, so that the seeded customers get no mail.
+      expect(await api.get<unknown[]>('/v1/mailboxes')).toEqual([expect.objectContaining({ address: 'support@demo.example.com', is_default: false, inbound: { type: 'none' } })]);
       // Through the services: every change is in the event feed, like any client's.
       const feed = await api.get<{ events: { type: string }[] }>('/v1/events?types=ticket.created&limit=100');
       expect(feed.events).toHaveLength(40);
@@ -102,6 +104,7 @@ describe('ticketing seed', () => {
       expect((await again.get<unknown[]>('/v1/tickets?limit=100')).length).toBe(43);
       expect((await again.get<unknown[]>('/v1/teams')).length).toBe(4);
       expect((await again.get<unknown[]>('/v1/users?limit=100')).length).toBe(8);
+      expect((await again.get<unknown[]>('/v1/mailboxes')).length).toBe(1);
     } finally {
       await again.close();
     }

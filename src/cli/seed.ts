@@ -106,6 +106,8 @@ export interface SeedSummary {
   tickets: Record<(typeof STATUSES)[number], number>;
   comments: number;
   attachments: number;
+  /** The demo mailbox's address; null when the organization had no room for it. */
+  mailbox: string | null;
 }
 
 /** `--tickets N`: 1 to 1000, 50 by default. */
@@ -145,7 +147,8 @@ export async function seedOrg(deps: SeedDeps, options: { org?: string | undefine
     io.stdout.write(`${organizationId}\n`);
     io.stderr.write(
       `Seeded organization ${organizationId}: ${summary.teams} teams, ${summary.agents} agents, ${summary.customers} customers, ` +
-        `${count} tickets (${byStatus}), ${summary.comments} comments, ${summary.attachments} attachments\n`,
+        `${count} tickets (${byStatus}), ${summary.comments} comments, ${summary.attachments} attachments` +
+        `${summary.mailbox ? `, mailbox ${summary.mailbox}` : ''}\n`,
     );
     return 0;
   } finally {
@@ -251,8 +254,17 @@ async function fill(app: FastifyInstance, key: string, count: number): Promise<S
     if (status !== 'new') await call('PATCH', `/v1/tickets/${ticket.id}`, { status });
     tickets[status]++;
   }
-  return { teams: TEAMS.length, agents: AGENTS.length, customers: CUSTOMERS.length, tickets, comments, attachments };
+  // A demo mailbox for the email channel, made last so that the seeded comments are not mailed, and
+  // not the default, so that no mail goes to the demo customers later. Reused; skipped when the
+  // organization has no room for another (MAIL_MAX_MAILBOXES).
+  const mailboxes = (await call<{ address: string }[]>('GET', '/v1/mailboxes?limit=100')) ?? [];
+  const mailbox =
+    mailboxes.some((m) => m.address === DEMO_MAILBOX) ||
+    (await call('POST', '/v1/mailboxes', { address: DEMO_MAILBOX, name: 'Demo Support', is_default: false, inbound: { type: 'none' } }, [422])) !== null;
+  return { teams: TEAMS.length, agents: AGENTS.length, customers: CUSTOMERS.length, tickets, comments, attachments, mailbox: mailbox ? DEMO_MAILBOX : null };
 }
+
+const DEMO_MAILBOX = 'support@demo.example.com';
 
 const emailOf = (name: string): string => `${name.toLowerCase().replace(/[^a-z]+/g, '.')}@customers.example.com`;
 

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { buildTestApp } from '../../test/helpers/test-app.js';
 import { migrations } from './migrator.js';
 
-/** Migration 0023 gives existing keys the fields: scopes as 0008 gave the event scopes: only to keys that held every scope of their role. */
-describe('migration 0023: the fields: scopes for existing keys', () => {
+/** Migration 0024 gives existing keys the fields: scopes as 0008 gave the event scopes: only to keys that held every scope of their role. */
+describe('migration 0024: the fields: scopes for existing keys', () => {
   it('grants them to unrestricted admin keys and fields:read to read-only keys with every read scope; narrower keys keep theirs', async () => {
     const scratch = await buildTestApp();
     try {

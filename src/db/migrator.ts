@@ -22,6 +22,11 @@ import * as m0021 from './migrations/0021_keep_webhook_response_bodies.js';
 import * as m0022 from './migrations/0022_add_user_passwords_and_sessions.js';
 import * as m0023 from './migrations/0023_add_ticket_tags.js';
 import * as m0024 from './migrations/0024_create_ticket_fields.js';
+import * as m0025 from './migrations/0025_create_mailboxes.js';
+import * as m0026 from './migrations/0026_add_email_channel.js';
+import * as m0027 from './migrations/0027_create_mail_outbox.js';
+import * as m0028 from './migrations/0028_track_customer_email_bounces.js';
+import * as m0029 from './migrations/0029_track_imap_mailboxes.js';
 import type { Database } from './types.js';
 
 /** Every migration, in order. A static list, so the compiled CLI and the tests see the same set. */
@@ -47,6 +52,11 @@ export const migrations: Record<string, Migration> = {
   '0022_add_user_passwords_and_sessions': m0022,
   '0023_add_ticket_tags': m0023,
   '0024_create_ticket_fields': m0024,
+  '0025_create_mailboxes': m0025,
+  '0026_add_email_channel': m0026,
+  '0027_create_mail_outbox': m0027,
+  '0028_track_customer_email_bounces': m0028,
+  '0029_track_imap_mailboxes': m0029,
 };
 
 /** How long a process waits for another one's SQLite migrations before giving up. */

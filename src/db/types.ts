@@ -90,6 +90,9 @@ export interface CustomersTable {
   notes: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** `bouncing` after 3 hard bounces in a row: no more mail until the address changes (migration 0028). */
+  email_status: ColumnType<'ok' | 'bouncing', 'ok' | 'bouncing' | undefined, 'ok' | 'bouncing'>;
+  email_hard_bounces: ColumnType<number, number | undefined, number>;
 }
 
 export interface TeamsTable {
@@ -132,6 +135,9 @@ export interface TicketsTable {
   tags: Generated<string>;
   /** The ticket's custom field values, a JSON object by key; `ticket_field_values` holds the same, indexed. */
   custom_fields: Generated<string>;
+  channel: ColumnType<Channel, Channel | undefined, Channel>;
+  /** JSON: the `email` block of a ticket opened by mail (migration 0026_add_email_channel). */
+  email: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A custom ticket field of an organization (docs/api-behaviour.md, Custom fields). */
@@ -174,6 +180,9 @@ export interface TagCountsTable {
   ticket_count: number;
 }
 
+/** How a ticket or comment came in. */
+export type Channel = 'api' | 'portal' | 'email';
+
 export interface CommentsTable {
   id: string;
   organization_id: string;
@@ -184,6 +193,11 @@ export interface CommentsTable {
   author_customer_id: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  channel: ColumnType<Channel, Channel | undefined, Channel>;
+  /** JSON: the `email` block of a comment that came by mail. */
+  email: ColumnType<string | null, string | null | undefined, string | null>;
+  /** JSON: the `delivery` block of a comment sent out by mail (migration 0027_create_mail_outbox). */
+  delivery: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface AttachmentsTable {
@@ -286,6 +300,77 @@ export interface WebhookDeliveriesTable {
   completed_at: NullableTimestamp;
 }
 
+/** A mailbox of the email channel (migration 0025_create_mailboxes). */
+export interface MailboxesTable {
+  id: string;
+  organization_id: string;
+  /** Lower-cased. */
+  address: string;
+  name: string;
+  auto_reply: number;
+  is_default: number;
+  /** JSON: `{ type, host, port, security, username, password, folder }` (password included). */
+  inbound: string;
+  /** JSON `{ host, port, security, username, password }`, or null for the installation's SMTP_URL. */
+  outbound: string | null;
+  state: 'active' | 'failing' | 'paused';
+  last_error: string | null;
+  last_checked_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  /** IMAP: the folder's UIDVALIDITY when `imap_last_uid` was taken (migration 0029). */
+  imap_uid_validity: string | null;
+  imap_last_uid: ColumnType<number | string, number | undefined, number>;
+  next_check_at: NullableTimestamp;
+  failures: ColumnType<number, number | undefined, number>;
+  lease_owner: string | null;
+  lease_expires_at: NullableTimestamp;
+}
+
+/** Every message taken in, once per organization (migration 0026_add_email_channel). */
+export interface MailMessagesTable {
+  id: string;
+  organization_id: string;
+  mailbox_id: string | null;
+  /** The Message-ID (lower-cased, without brackets), or `sha256:<hex>` of the bytes when it has none. */
+  message_key: string;
+  message_id: string | null;
+  outcome: 'created' | 'appended' | 'ignored' | 'rejected';
+  ticket_id: string | null;
+  comment_id: string | null;
+  raw: Uint8Array;
+  size_bytes: number;
+  created_at: Timestamp;
+}
+
+/** Mail going out (migration 0027_create_mail_outbox). */
+export interface MailOutboxTable {
+  id: string;
+  organization_id: string;
+  mailbox_id: string | null;
+  ticket_id: string;
+  comment_id: string | null;
+  kind: 'acknowledgement' | 'reply' | 'notice';
+  to_address: string;
+  from_address: string;
+  from_name: string;
+  subject: string;
+  body: string;
+  /** Without angle brackets. */
+  message_id: string;
+  in_reply_to: string | null;
+  /** Space-separated Message-IDs, without angle brackets. */
+  references: string;
+  status: 'queued' | 'sent' | 'failed' | 'bounced';
+  attempts: number;
+  next_attempt_at: NullableTimestamp;
+  last_error: string | null;
+  lease_owner: string | null;
+  lease_expires_at: NullableTimestamp;
+  created_at: Timestamp;
+  sent_at: NullableTimestamp;
+}
+
 export interface IdempotencyKeysTable {
   organization_id: string;
   api_key_id: string;
@@ -348,6 +433,9 @@ export interface Database {
   event_counters: EventCountersTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  mailboxes: MailboxesTable;
+  mail_messages: MailMessagesTable;
+  mail_outbox: MailOutboxTable;
   idempotency_keys: IdempotencyKeysTable;
   dashboard_deltas: DashboardDeltasTable;
   dashboard_totals: DashboardTotalsTable;
@@ -366,3 +454,5 @@ export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type EventRow = Selectable<EventsTable>;
 export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type MailboxRow = Selectable<MailboxesTable>;
+export type MailOutboxRow = Selectable<MailOutboxTable>;

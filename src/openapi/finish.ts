@@ -37,6 +37,7 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Dashboard', description: 'Ticket counts and timings for an overview' },
   { name: 'Events', description: 'The change feed: every change to tickets, comments, customers and the rest, in order' },
   { name: 'Webhooks', description: 'Endpoints that receive events as signed HTTP POSTs, with their delivery log and retries' },
+  { name: 'Mailboxes', description: 'The email channel: mailboxes whose mail becomes tickets and comments, and from which replies go out' },
   { name: 'Keys', description: 'API keys: check the key in use, create, list and revoke keys' },
   { name: 'Portal', description: "Customer self-service through a ticket's tracking token (no API key)" },
   { name: 'Health', description: 'Liveness and readiness for load balancers (no API key)' },

@@ -97,6 +97,9 @@ const UPLOAD_BODY = {
   properties: { file: { type: 'string', format: 'binary', description: "The file; the part's own Content-Type is its type" } },
 };
 
+/** The body of the raw intake route: a message as it would arrive by mail. */
+const RAW_MAIL_BODY = { type: 'string', format: 'binary', description: 'The raw message (RFC 5322), at most 40 MiB' };
+
 /**
  * A response of raw bytes (a download) as a non-JSON content, so it is not shown as JSON: any
  * media type, since a file is served with the type it was uploaded as.
@@ -135,6 +138,7 @@ export function documentRoute(route: RouteOptions, schema: FastifySchema, named:
   const bodyName = `${operationId[0]!.toUpperCase()}${operationId.slice(1)}Request`;
   if (schema.body) documented.body = named.referAs(bodyName, schema.body);
   else if (route.config?.multipart) documented.body = named.referAs(bodyName, UPLOAD_BODY);
+  else if (route.config?.rawMail) documented.body = named.referAs(bodyName, RAW_MAIL_BODY);
   return documented;
 }
 

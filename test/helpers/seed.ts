@@ -18,6 +18,7 @@ export interface Seeded {
   webhookId: string;
   /** A custom ticket field (text, not required). */
   fieldId: string;
+  mailboxId: string;
   /** A path of a signed download of the attachment (`/storage/...?expires=...&signature=...`). */
   signedPath: string;
 }
@@ -39,14 +40,28 @@ export async function seedRecords(t: TestApp): Promise<Seeded> {
     expect(res.statusCode, res.body).toBe(204);
   }
   const fieldId = await created(t, '/v1/ticket-fields', { key: 'seeded', label: 'Seeded', type: 'text' });
-  const ticket = await t.request({
-    method: 'POST',
-    url: '/v1/tickets',
-    body: { customer_name: 'Ada Lovelace', customer_email: 'ada@example.com', subject: 'Seeded', description: 'A seeded ticket' },
-  });
-  expect(ticket.statusCode, ticket.body).toBe(201);
-  const { id: ticketId, tracking_token: trackingToken, customer_id: customerId } = ticket.json<{ id: string; tracking_token: string; customer_id: string }>();
-  const commentId = await created(t, `/v1/tickets/${ticketId}/comments`, { body: 'A seeded comment' });
+  // An organization holds at most MAIL_MAX_MAILBOXES mailboxes: suites that seed again reuse the first. The ticket and its comment come by mail, so
+  // that the routes of their original messages have something to serve.
+  const mailboxes = await t.request({ method: 'GET', url: '/v1/mailboxes?limit=1' });
+  expect(mailboxes.statusCode, mailboxes.body).toBe(200);
+  const mailboxId = mailboxes.json<{ id: string }[]>()[0]?.id ?? (await created(t, '/v1/mailboxes', { address: 'seeded@example.com', name: 'Seeded' }));
+  const seededId = randomUUID();
+  const mail = (extra: string, body: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/v1/mailboxes/${mailboxId}/messages`,
+      headers: { authorization: `Bearer ${t.org.adminKey}`, 'content-type': 'message/rfc822' },
+      payload: `From: Ada Lovelace <ada@example.com>\r\nTo: seeded@example.com\r\nSubject: Seeded\r\n${extra}\r\n\r\n${body}\r\n`,
+    });
+  const opened = await mail(`Message-ID: <${seededId}@example.com>`, 'A seeded ticket');
+  expect(opened.statusCode, opened.body).toBe(202);
+  const ticketId = opened.json<{ ticket_id: string }>().ticket_id;
+  const ticket = await t.request({ method: 'GET', url: `/v1/tickets/${ticketId}` });
+  expect(ticket.statusCode, ticket.body).toBe(200);
+  const { tracking_token: trackingToken, customer_id: customerId } = ticket.json<{ tracking_token: string; customer_id: string }>();
+  const replied = await mail(`Message-ID: <${seededId}.reply@example.com>\r\nIn-Reply-To: <${seededId}@example.com>`, 'A seeded comment');
+  expect(replied.statusCode, replied.body).toBe(202);
+  const commentId = replied.json<{ comment_id: string }>().comment_id;
   const file = await upload(t, ticketId, 'seeded.txt', 'text/plain', 'seeded bytes');
   expect(file.statusCode, file.body).toBe(201);
   const attachmentId = file.json<{ id: string }>().id;
@@ -63,7 +78,7 @@ export async function seedRecords(t: TestApp): Promise<Seeded> {
   const webhookId = hooks.json<{ id: string }[]>()[0]?.id ?? (await created(t, '/v1/webhooks', { url: 'https://hooks.example.com/seeded', events: ['*'] }));
   const download = await t.request({ method: 'GET', url: `/v1/tickets/${ticketId}/attachments/${attachmentId}/download` });
   const signed = new URL(download.json<{ signed_url: string }>().signed_url);
-  return { ticketId, trackingToken, customerId, commentId, attachmentId, teamId, userId, memberId, keyId, webhookId, fieldId, signedPath: `${signed.pathname}${signed.search}` };
+  return { ticketId, trackingToken, customerId, commentId, attachmentId, teamId, userId, memberId, keyId, webhookId, fieldId, mailboxId, signedPath: `${signed.pathname}${signed.search}` };
 }
 
 /** The values path parameters take for the seeded records, by parameter name. */
@@ -79,6 +94,7 @@ export function pathValues(seeded: Seeded): Record<string, string> {
     key_id: seeded.keyId,
     webhook_id: seeded.webhookId,
     field_id: seeded.fieldId,
+    mailbox_id: seeded.mailboxId,
     // No delivery is made without a worker and a receiver; routes that take one check their query
     // and the webhook before the delivery, so an id that names none serves them.
     delivery_id: '00000000-0000-4000-8000-000000000000',

@@ -5,7 +5,7 @@ import { CREATED_ASC, paged, type Page } from '../../shared/pagination.js';
 
 const COLUMNS = [
   'id', 'organization_id', 'ticket_id', 'body', 'is_internal', 'author_user_id', 'author_customer_id', 'created_at',
-  'updated_at',
+  'updated_at', 'channel', 'email', 'delivery',
 ] as const;
 
 export async function insertComment(db: Executor, row: Insertable<CommentsTable>): Promise<void> {

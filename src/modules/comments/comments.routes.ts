@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../app-deps.js';
+import type { Mailer } from '../mail/mail.outbox.js';
 import { authOf } from '../../auth/authenticate.js';
 import { ifMatchOf } from '../../http/conditional.js';
 import { actorOf } from '../events/events.log.js';
@@ -17,7 +18,7 @@ import {
 } from './comments.schemas.js';
 import * as comments from './comments.service.js';
 
-export async function commentsRoutes(fastify: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function commentsRoutes(fastify: FastifyInstance, deps: AppDeps & { mailer?: Mailer }): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['Comments'];
 

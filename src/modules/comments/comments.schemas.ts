@@ -1,3 +1,4 @@
+import { ChannelField, DeliveryField, EmailField } from '../mail/mail.schemas.js';
 import { Type, type Static } from 'typebox';
 import { DateTime, named, Nullable, pageQuery, Uuid } from '../../shared/schemas.js';
 
@@ -11,9 +12,12 @@ export const Comment = named('Comment', Type.Object({
   body: Type.String(),
   is_internal: IsInternal,
   author_user_id: Nullable(Uuid({ description: 'The agent who wrote it' })),
-  author_customer_id: Nullable(Uuid({ description: 'Set when the customer wrote it through self-service' })),
+  author_customer_id: Nullable(Uuid({ description: 'Set when the customer wrote it (through self-service or by mail)' })),
   created_at: DateTime(),
   updated_at: DateTime(),
+  channel: ChannelField,
+  email: EmailField,
+  delivery: DeliveryField,
 }));
 export type Comment = Static<typeof Comment>;
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Insertable, Updateable } from 'kysely';
 import type { AuthContext } from '../../auth/authenticate.js';
 import type { Store } from '../../db/store.js';
+import { mailCommentToCustomer, type Mailer } from '../mail/mail.outbox.js';
 import type { CommentRow, CommentsTable } from '../../db/types.js';
 import { errors } from '../../errors.js';
 import { assertIfMatch, type IfMatch } from '../../http/conditional.js';
@@ -23,13 +24,15 @@ import {
 
 export interface CommentDeps {
   store: Store;
+  /** Public agent comments are mailed to the customer (docs/api-behaviour.md#email). */
+  mailer?: Mailer | undefined;
 }
 
 /** Who is commenting: the organization, the key (the event's actor) and its holder, who authors by default. */
 export type Commenter = Pick<AuthContext, 'organizationId' | 'holderUserId' | 'keyId'>;
 
 /** The public shape of a comment row. */
-export function presentComment(row: CommentRow): Comment {
+export function presentComment(row: Omit<CommentRow, 'delivery'> & { delivery?: string | null }): Comment {
   return {
     id: row.id,
     ticket_id: row.ticket_id,
@@ -39,6 +42,9 @@ export function presentComment(row: CommentRow): Comment {
     author_customer_id: row.author_customer_id,
     created_at: toIso(row.created_at),
     updated_at: toIso(row.updated_at),
+    channel: row.channel,
+    email: row.email === null ? null : (JSON.parse(row.email) as Comment['email']),
+    delivery: row.delivery ? (JSON.parse(row.delivery) as Comment['delivery']) : null,
   };
 }
 
@@ -91,13 +97,19 @@ export async function createComment(
     author_customer_id: null,
     created_at: now,
     updated_at: now,
+    channel: 'api' as const,
+    email: null,
   } satisfies Insertable<CommentsTable>;
-  const comment = presentComment(row);
-  await withEvents(db, organizationId, actorOf(caller), async (trx, events) => {
+  const mailer = deps.mailer;
+  return withEvents(db, organizationId, actorOf(caller), async (trx, events) => {
+    // The write first (on SQLite it takes the write lock at once); the mail is queued in the same
+    // transaction, so the comment is never written without it.
     await insertComment(trx, row);
+    const delivery = mailer && row.is_internal === 0 ? await mailCommentToCustomer(trx, mailer, organizationId, ticketId, row) : null;
+    const comment = presentComment({ ...row, delivery: delivery === null ? null : JSON.stringify(delivery) });
     events.add({ type: 'comment.created', resourceType: 'comment', resourceId: row.id, ticketId, object: comment, occurredAt: now });
+    return comment;
   });
-  return comment;
 }
 
 /** Changes `body` and `is_internal`; `updated_at` moves only when a value actually changes. */

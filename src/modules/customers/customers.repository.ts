@@ -10,7 +10,7 @@ const COLUMNS = [
   'id', 'name', 'email', 'company', 'department', 'title', 'customer_tier', 'contact_number', 'pronoun',
   'location_country', 'location_city', 'location_state', 'location_zip', 'location_address', 'region', 'timezone',
   'account_value_cents', 'has_premium_support', 'is_vip', 'social_linkedin', 'social_website', 'social_github',
-  'notes', 'created_at', 'updated_at',
+  'notes', 'created_at', 'updated_at', 'email_status',
 ] as const;
 
 export type CustomerColumns = Pick<CustomerRow, (typeof COLUMNS)[number]>;

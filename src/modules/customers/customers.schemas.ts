@@ -72,6 +72,9 @@ export const Customer = named(
       notes: Nullable(Type.String()),
       created_at: DateTime(),
       updated_at: DateTime(),
+      email_status: StringEnum(['ok', 'bouncing'] as const, {
+        description: '`bouncing`: mail to the address bounced hard 3 times in a row; no mail is sent to it until the address changes',
+      }),
     },
     {
       examples: [
@@ -101,6 +104,7 @@ export const Customer = named(
           notes: 'Prefers email over phone.',
           created_at: '2026-01-12T08:30:00.000Z',
           updated_at: '2026-01-31T09:15:02.123Z',
+          email_status: 'ok',
         },
       ],
     },

@@ -93,6 +93,7 @@ export function presentCustomer(row: CustomerColumns): Customer {
     notes: row.notes,
     created_at: toIso(row.created_at),
     updated_at: toIso(row.updated_at),
+    email_status: row.email_status,
   };
 }
 
@@ -100,6 +101,7 @@ export function presentCustomer(row: CustomerColumns): Customer {
 export function presentNewCustomer(row: Insertable<CustomersTable>): Customer {
   const columns = { ...row } as Record<string, unknown>;
   for (const field of OPTIONAL_STRINGS) columns[field] ??= null;
+  columns.email_status ??= 'ok';
   columns.account_value_cents ??= null;
   return presentCustomer(columns as CustomerColumns);
 }
@@ -193,6 +195,11 @@ export async function updateCustomer(
       if (body.email !== undefined && body.email !== before.email) {
         changes.email = body.email;
         changes.email_normalized = normalizeEmail(body.email);
+        // A new address (not a change of case) starts afresh: mail is sent to it again.
+        if (normalizeEmail(body.email) !== normalizeEmail(before.email)) {
+          changes.email_status = 'ok';
+          changes.email_hard_bounces = 0;
+        }
       }
       for (const field of OPTIONAL_STRINGS) {
         const value = body[field];

@@ -62,6 +62,7 @@ describe('customers: create, get, list', () => {
       account_value: '1500.00',
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) as unknown,
       updated_at: customer.created_at,
+      email_status: 'ok',
     });
     expect((await get(customer.id)).json()).toEqual(customer);
   });

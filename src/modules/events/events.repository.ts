@@ -154,6 +154,9 @@ function ticketObject(dialect: DialectName, replaced: Record<string, RawBuilder<
     ['closed_at', c('closed_at')],
     ['tags', dialect === 'postgres' ? sql`cast(t.tags as json)` : sql`json(t.tags)`],
     ['custom_fields', replaced.custom_fields ?? (dialect === 'postgres' ? sql`cast(t.custom_fields as json)` : sql`json(t.custom_fields)`)],
+    ['channel', c('channel')],
+    // Stored as JSON text: embedded as JSON, not as a string.
+    ['email', dialect === 'postgres' ? sql`cast(t.email as json)` : sql`json(t.email)`],
   ]);
 }
 

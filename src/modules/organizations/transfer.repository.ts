@@ -9,9 +9,9 @@ import { withoutSecrets } from '../events/events.visibility.js';
  * (`tickets.seq`, which the search index refers to, is made afresh by the importing store).
  *
  * Column kinds say how a value crosses dialects: timestamps become ISO 8601 UTC strings, booleans
- * JSON booleans, integers and other numbers JSON numbers; text stays text.
+ * JSON booleans, integers and other numbers JSON numbers, bytes base64; text stays text.
  */
-export type ColumnKind = 'text' | 'timestamp' | 'boolean' | 'integer' | 'number';
+export type ColumnKind = 'text' | 'timestamp' | 'boolean' | 'integer' | 'number' | 'bytes';
 
 export interface TransferTable {
   table: TransferTableName;
@@ -55,6 +55,7 @@ const timestamp = 'timestamp' as const;
 const boolean = 'boolean' as const;
 const integer = 'integer' as const;
 const number = 'number' as const;
+const bytes = 'bytes' as const;
 
 export const ORGANIZATION_COLUMNS: Record<string, ColumnKind> = { id: text, name: text, ticket_counter: integer, created_at: timestamp };
 
@@ -105,6 +106,8 @@ export const TRANSFER_TABLES: readonly TransferTable[] = [
       notes: text,
       created_at: timestamp,
       updated_at: timestamp,
+      email_status: text,
+      email_hard_bounces: integer,
     },
   },
   {
@@ -140,6 +143,8 @@ export const TRANSFER_TABLES: readonly TransferTable[] = [
       closed_at: timestamp,
       tags: text,
       custom_fields: text,
+      channel: text,
+      email: text,
     },
     optional: ['tags', 'custom_fields'],
     upgrade: untaggedTicket,
@@ -171,6 +176,9 @@ export const TRANSFER_TABLES: readonly TransferTable[] = [
       author_customer_id: text,
       created_at: timestamp,
       updated_at: timestamp,
+      channel: text,
+      email: text,
+      delivery: text,
     },
   },
   {
@@ -276,6 +284,79 @@ export const TRANSFER_TABLES: readonly TransferTable[] = [
       last_error: text,
       created_at: timestamp,
       completed_at: timestamp,
+    },
+  },
+  // Mailboxes of the email channel, with their passwords (like webhook secrets).
+  {
+    table: 'mailboxes',
+    key: ['id'],
+    columns: {
+      id: text,
+      organization_id: text,
+      address: text,
+      name: text,
+      auto_reply: integer,
+      is_default: integer,
+      inbound: text,
+      outbound: text,
+      state: text,
+      last_error: text,
+      last_checked_at: timestamp,
+      created_at: timestamp,
+      updated_at: timestamp,
+      imap_uid_validity: text,
+      imap_last_uid: integer,
+      next_check_at: timestamp,
+      failures: integer,
+      lease_owner: text,
+      lease_expires_at: timestamp,
+    },
+  },
+  // Every message taken in, with its raw bytes: a message is still a duplicate after a move.
+  {
+    table: 'mail_messages',
+    key: ['id'],
+    columns: {
+      id: text,
+      organization_id: text,
+      mailbox_id: text,
+      message_key: text,
+      message_id: text,
+      outcome: text,
+      ticket_id: text,
+      comment_id: text,
+      raw: bytes,
+      size_bytes: integer,
+      created_at: timestamp,
+    },
+  },
+  // Mail going out, queued ones included: the new store sends them.
+  {
+    table: 'mail_outbox',
+    key: ['id'],
+    columns: {
+      id: text,
+      organization_id: text,
+      mailbox_id: text,
+      ticket_id: text,
+      comment_id: text,
+      kind: text,
+      to_address: text,
+      from_address: text,
+      from_name: text,
+      subject: text,
+      body: text,
+      message_id: text,
+      in_reply_to: text,
+      references: text,
+      status: text,
+      attempts: integer,
+      next_attempt_at: timestamp,
+      last_error: text,
+      lease_owner: text,
+      lease_expires_at: timestamp,
+      created_at: timestamp,
+      sent_at: timestamp,
     },
   },
 ];

@@ -156,6 +156,8 @@ function encodeRow(columns: Record<string, ColumnKind>, row: RawRow): RawRow {
       out[column] = typeof value === 'boolean' ? value : Number(value) !== 0;
     } else if (kind === 'integer' || kind === 'number') {
       out[column] = Number(value);
+    } else if (kind === 'bytes') {
+      out[column] = Buffer.from(value as Uint8Array).toString('base64');
     } else {
       out[column] = value;
     }
@@ -350,6 +352,10 @@ function decodeRow(reader: LineReader, columns: Record<string, ColumnKind>, raw:
       case 'number':
         if (typeof value !== 'number' || !Number.isFinite(value)) throw bad();
         out[column] = value;
+        break;
+      case 'bytes':
+        if (typeof value !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(value)) throw bad();
+        out[column] = Buffer.from(value, 'base64');
         break;
     }
   }

@@ -153,6 +153,8 @@ export async function addCustomerReply(deps: PortalDeps, token: string, text: st
     author_customer_id: ticket.customer_id,
     created_at: now,
     updated_at: now,
+    channel: 'portal' as const,
+    email: null,
   } satisfies Insertable<CommentsTable>;
   // The customer is the actor of both the reply and the reopening.
   await withEvents(db, org, { type: 'customer', customerId: ticket.customer_id }, async (trx, events) => {

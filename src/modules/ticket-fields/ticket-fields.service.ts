@@ -15,7 +15,6 @@ import {
   findTicketField,
   insertTicketField,
   listTicketFields as listTicketFieldRows,
-  replaceFieldValues,
   ticketFieldKeyTaken,
   ticketIdsWithField,
   updateTicketField as updateTicketFieldRow,
@@ -23,7 +22,7 @@ import {
 } from './ticket-fields.repository.js';
 import { lockCollection } from '../organizations/organizations.repository.js';
 import { MAX_FIELDS_PER_ORGANIZATION, type CreateTicketFieldBody, type TicketField, type UpdateTicketFieldBody } from './ticket-fields.schemas.js';
-import { optionsOf, valueRows, type CustomFields } from './ticket-fields.values.js';
+import { optionsOf } from './ticket-fields.values.js';
 
 export function presentTicketField(row: TicketFieldRow): TicketField {
   return {
@@ -118,25 +117,4 @@ export async function deleteTicketField(store: Store, organizationId: string, id
     await clearCustomField(trx, events, organizationId, await ticketIdsWithField(trx, organizationId, id), field.key);
     await deleteTicketFieldRow(trx, organizationId, id);
   });
-}
-
-/** Writes a ticket's indexed values for the fields whose value changed between `before` and `after`. */
-export async function writeTicketFieldValues(
-  trx: Executor,
-  organizationId: string,
-  ticket: { id: string; ticket_number: number },
-  fields: Map<string, TicketFieldRow>,
-  before: CustomFields,
-  after: CustomFields,
-): Promise<void> {
-  const changed = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
-  const ids: string[] = [];
-  const rows = [];
-  for (const key of changed) {
-    const field = fields.get(key);
-    if (!field) continue;
-    ids.push(field.id);
-    if (after[key] !== undefined) rows.push(...valueRows(organizationId, ticket, field, after[key]));
-  }
-  await replaceFieldValues(trx, organizationId, ticket.id, ids, rows);
 }

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import type { TicketFieldValuesTable } from '../../db/types.js';
 import { errors } from '../../errors.js';
-import type { TicketFieldRow } from './ticket-fields.repository.js';
+import type { Executor } from '../../shared/executor.js';
+import { replaceFieldValues, type TicketFieldRow } from './ticket-fields.repository.js';
 import { MAX_TEXT_VALUE_LENGTH, type CustomFieldsInput } from './ticket-fields.schemas.js';
 
 /**
@@ -116,4 +117,25 @@ export function filterValue(field: TicketFieldRow, raw: string, at: string): { t
     case 'text':
       return { text: raw };
   }
+}
+
+/** Writes a ticket's indexed values for the fields whose value changed between `before` and `after`. */
+export async function writeTicketFieldValues(
+  trx: Executor,
+  organizationId: string,
+  ticket: { id: string; ticket_number: number },
+  fields: Map<string, TicketFieldRow>,
+  before: CustomFields,
+  after: CustomFields,
+): Promise<void> {
+  const changed = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+  const ids: string[] = [];
+  const rows = [];
+  for (const key of changed) {
+    const field = fields.get(key);
+    if (!field) continue;
+    ids.push(field.id);
+    if (after[key] !== undefined) rows.push(...valueRows(organizationId, ticket, field, after[key]));
+  }
+  await replaceFieldValues(trx, organizationId, ticket.id, ids, rows);
 }

@@ -12,7 +12,7 @@ export type TicketColumns = Omit<TicketRow, 'seq'>;
 export const TICKET_COLUMNS = [
   'id', 'organization_id', 'ticket_number', 'tracking_token', 'customer_id', 'subject', 'description', 'status',
   'priority', 'category', 'assigned_user_id', 'assigned_team_id', 'due_date', 'created_at', 'updated_at',
-  'resolved_at', 'closed_at', 'tags', 'custom_fields',
+  'resolved_at', 'closed_at', 'tags', 'custom_fields', 'channel', 'email',
 ] as const;
 const COLUMNS = TICKET_COLUMNS;
 

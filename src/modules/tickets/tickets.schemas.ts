@@ -3,6 +3,7 @@ import { MAX_SEARCH_TERM_LENGTH, UNINDEXED_TERM_WINDOW } from '../../search/sear
 import { CustomFieldsInput, TicketCustomFields } from '../ticket-fields/ticket-fields.schemas.js';
 import { TagList, TagQuery, TicketTags } from '../tags/tags.schemas.js';
 import { DateTime, named, Nullable, pageQuery, StringEnum, Uuid } from '../../shared/schemas.js';
+import { ChannelField, EmailField } from '../mail/mail.schemas.js';
 
 /** A custom field filter's parameter name, `custom_fields[<key>]`. */
 export const CUSTOM_FIELD_PARAMETER = /^custom_fields\[([a-z][a-z0-9_]{0,49})\]$/;
@@ -38,6 +39,8 @@ export const TICKET_EXAMPLE = {
   closed_at: null,
   tags: ['billing', 'vat'],
   custom_fields: { plan: 'pro', seats: 12 },
+  channel: 'api',
+  email: null,
 };
 
 export const Ticket = named(
@@ -69,6 +72,8 @@ export const Ticket = named(
       closed_at: Nullable(DateTime()),
       tags: TicketTags,
       custom_fields: TicketCustomFields,
+      channel: ChannelField,
+      email: EmailField,
     },
     { examples: [TICKET_EXAMPLE] },
   ),

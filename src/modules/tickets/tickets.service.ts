@@ -3,7 +3,7 @@ import type { Updateable } from 'kysely';
 import { UNINDEXED_TERM_WINDOW } from '../../search/search.js';
 import { SearchBusyError, SearchTimeoutError } from '../../search/search-runner.js';
 import type { Store } from '../../db/store.js';
-import type { TicketsTable } from '../../db/types.js';
+import type { Channel, TicketsTable } from '../../db/types.js';
 import { errors } from '../../errors.js';
 import { assertIfMatch, type IfMatch } from '../../http/conditional.js';
 import type { Executor } from '../../shared/executor.js';
@@ -17,8 +17,7 @@ import { changesBetween, withEvents, type Actor, type EventLog } from '../events
 import { takeNextTicketNumber } from '../organizations/organizations.repository.js';
 import { forgetTags, normalizeTags, rarestFirst, tagsAfter, tagsOfQuery, tagsOfRow, writeTicketTags } from '../tags/tags.service.js';
 import { ticketFieldsByKey } from '../ticket-fields/ticket-fields.repository.js';
-import { writeTicketFieldValues } from '../ticket-fields/ticket-fields.service.js';
-import { customFieldsAfter, filterValue, type CustomFields } from '../ticket-fields/ticket-fields.values.js';
+import { customFieldsAfter, filterValue, writeTicketFieldValues, type CustomFields } from '../ticket-fields/ticket-fields.values.js';
 import { teamExists } from '../teams/teams.repository.js';
 import { userExists } from '../users/users.repository.js';
 import { CUSTOM_FIELD_PARAMETER, TICKET_PRIORITIES, TICKET_STATUSES, type CreateTicketBody, type ListTicketsQuery, type Ticket, type UpdateTicketBody } from './tickets.schemas.js';
@@ -63,6 +62,8 @@ export function presentTicket(row: TicketColumns): Ticket {
     closed_at: toIsoOrNull(row.closed_at),
     tags: tagsOfRow(row),
     custom_fields: JSON.parse(row.custom_fields) as CustomFields,
+    channel: row.channel,
+    email: row.email === null ? null : (JSON.parse(row.email) as Ticket['email']),
   };
 }
 
@@ -91,7 +92,13 @@ export async function checkAssignees(
  * Creates a ticket, and its customer unless the organization has one with that email
  * (case-insensitively; an existing name is kept), with their events, in one transaction.
  */
-export async function createTicket(deps: TicketDeps, organizationId: string, body: CreateTicketBody, actor: Actor): Promise<Ticket> {
+/** How a ticket came in, when not through the API: by mail, with its `email` block. */
+export interface TicketOrigin {
+  channel: Channel;
+  email: NonNullable<Ticket['email']> | null;
+}
+
+export async function createTicket(deps: TicketDeps, organizationId: string, body: CreateTicketBody, actor: Actor, origin?: TicketOrigin): Promise<Ticket> {
   const tags = normalizeTags(body.tags ?? [], 'body.tags');
   const fields = await ticketFieldsByKey(deps.store.db, organizationId);
   const custom = customFieldsAfter(fields, {}, body.custom_fields);
@@ -102,7 +109,7 @@ export async function createTicket(deps: TicketDeps, organizationId: string, bod
     // it can be made stale by another process's commit (which would fail the write SQLITE_BUSY).
     const ticketNumber = await takeNextTicketNumber(trx, organizationId);
     const customerId = await findOrCreateCustomer(trx, organizationId, body, events, now);
-    const row = newTicketRow(organizationId, ticketNumber, customerId, body, now, tags, custom);
+    const row = newTicketRow(organizationId, ticketNumber, customerId, body, now, tags, custom, origin);
     await insertTicket(trx, row);
     await writeTicketTags(trx, organizationId, row, [], tags);
     await writeTicketFieldValues(trx, organizationId, row, fields, {}, custom);
@@ -148,6 +155,7 @@ export function newTicketRow(
   now: string,
   tags: string[] = [],
   custom: CustomFields = {},
+  origin?: TicketOrigin,
 ) {
   return {
     id: randomUUID(),
@@ -170,6 +178,8 @@ export function newTicketRow(
     closed_at: null,
     tags: JSON.stringify(tags),
     custom_fields: JSON.stringify(custom),
+    channel: origin?.channel ?? ('api' as const),
+    email: origin?.email ? JSON.stringify(origin.email) : null,
   };
 }
 

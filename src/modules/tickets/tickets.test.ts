@@ -56,9 +56,11 @@ describe('creating tickets', () => {
       [
         'id', 'ticket_number', 'tracking_token', 'ticket_display_id', 'customer_id', 'subject', 'description', 'status',
         'priority', 'category', 'assigned_user_id', 'assigned_team_id', 'due_date', 'created_at', 'updated_at',
-        'resolved_at', 'closed_at', 'tags', 'custom_fields',
+        'resolved_at', 'closed_at', 'tags', 'custom_fields', 'channel', 'email',
       ].sort(),
     );
+    // Through the API: no mail behind it.
+    expect(ticket).toMatchObject({ channel: 'api', email: null });
     for (const f of ['id', 'customer_id', 'tracking_token']) expect(ticket[f]).toMatch(/^[0-9a-f]{8}-[0-9a-f-]{27}$/);
     expect(ticket.created_at).toMatch(ISO_MS);
     expect(ticket.updated_at).toBe(ticket.created_at);

@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { FastifyBaseLogger } from 'fastify';
+import { ImapFlow } from 'imapflow';
+import type { MailConfig } from '../../config.js';
+import type { MailboxRow } from '../../db/types.js';
+import { logFailure } from '../../http/error-handler.js';
+import { nowIso } from '../../shared/time.js';
+import { takeIn, type IntakeDeps } from './mail.intake.js';
+import { claimImapMailbox, dueImapMailboxes, finishImapCheck, recordImapProgress } from './mail.imap.repository.js';
+import { parseInbound } from './mailboxes.settings.js';
+
+/**
+ * The IMAP job: reads the mailboxes of inbound type imap every MAIL_POLL_INTERVAL_MS and takes
+ * their new messages in through the intake. Per mailbox the folder's UIDVALIDITY and the last UID
+ * taken are kept, and moved on after each message, so across restarts nothing is lost or taken
+ * twice (and the intake's duplicate check catches a message taken just before a crash). Taken mail
+ * is flagged \Seen, never deleted. A mailbox is leased to one process of a fleet while it is read.
+ * A failing mailbox shows `state: failing` with the server's words and is retried with backoff
+ * (the interval doubled per failure in a row, at most an hour).
+ */
+export interface ImapWorkerDeps extends IntakeDeps {
+  config: IntakeDeps['config'] & { mail: Pick<MailConfig, 'pollIntervalMs'> };
+  log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error' | 'level'>;
+}
+
+export interface ImapWorker {
+  /** Reads every mailbox that is due now; resolves to how many it read. */
+  runOnce(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+const LEASE_MS = 5 * 60_000;
+const MAX_BACKOFF_MS = 60 * 60_000;
+
+export function startImapWorker(deps: ImapWorkerDeps): ImapWorker {
+  const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  let stopped = false;
+  let running: Promise<number> | null = null;
+  let wake: (() => void) | null = null;
+
+  const read = async (mailbox: MailboxRow): Promise<void> => {
+    const settings = parseInbound(mailbox.inbound);
+    if (settings.type !== 'imap') return;
+    const interval = deps.config.mail.pollIntervalMs;
+    const client = new ImapFlow({
+      host: settings.host,
+      port: settings.port,
+      secure: settings.security === 'tls',
+      ...(settings.security === 'starttls' ? { doSTARTTLS: true } : settings.security === 'none' ? { doSTARTTLS: false } : {}),
+      auth: { user: settings.username, pass: settings.password },
+      logger: false,
+      connectionTimeout: 30_000,
+      greetingTimeout: 15_000,
+      socketTimeout: 120_000,
+    });
+    // Errors after a failed command also arrive as events; the command's rejection is what counts.
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      const lock = await client.getMailboxLock(settings.folder);
+      try {
+        const opened = client.mailbox;
+        const validity = opened ? String(opened.uidValidity) : '';
+        // Another UIDVALIDITY: the UIDs tracked mean nothing any more; read the folder again (duplicates are caught).
+        let last = validity === mailbox.imap_uid_validity ? Number(mailbox.imap_last_uid) : 0;
+        const uids = ((await client.search({ uid: `${last + 1}:*` }, { uid: true })) || []).filter((uid) => uid > last).sort((a, b) => a - b);
+        for (const uid of uids) {
+          if (stopped) break;
+          const message = await client.fetchOne(String(uid), { source: true }, { uid: true });
+          if (message && message.source) await takeIn(deps, mailbox, message.source);
+          await client.messageFlagsAdd(String(uid), ['\\Seen'], { uid: true });
+          last = uid;
+          await recordImapProgress(deps.store.db, mailbox.id, owner, validity, last);
+        }
+        if (uids.length === 0 && validity !== mailbox.imap_uid_validity) await recordImapProgress(deps.store.db, mailbox.id, owner, validity, last);
+      } finally {
+        lock.release();
+      }
+      await client.logout().catch(() => undefined);
+      await finishImapCheck(deps.store.db, mailbox.id, owner, { ok: true, now: nowIso(), next: new Date(Date.now() + interval).toISOString() });
+    } catch (error) {
+      client.close();
+      const failures = Number(mailbox.failures) + 1;
+      const words = (error as { responseText?: string }).responseText ?? (error instanceof Error ? error.message : String(error));
+      const backoff = Math.min(interval * 2 ** Math.min(failures - 1, 20), MAX_BACKOFF_MS);
+      await finishImapCheck(deps.store.db, mailbox.id, owner, { ok: false, now: nowIso(), next: new Date(Date.now() + backoff).toISOString(), error: words, failures });
+      deps.log.warn({ mailboxId: mailbox.id, organizationId: mailbox.organization_id, error: words }, 'mailbox could not be read');
+    }
+  };
+
+  const runOnce = async (): Promise<number> => {
+    const now = nowIso();
+    let count = 0;
+    for (const candidate of await dueImapMailboxes(deps.store.db, now)) {
+      if (stopped) break;
+      const mailbox = await claimImapMailbox(deps.store.db, candidate, owner, now, new Date(Date.now() + LEASE_MS).toISOString());
+      if (!mailbox) continue;
+      await read(mailbox);
+      count++;
+    }
+    return count;
+  };
+
+  const loop = async (): Promise<void> => {
+    while (!stopped) {
+      try {
+        running = runOnce();
+        await running;
+      } catch (error) {
+        logFailure(deps.log, error, 'IMAP intake run failed');
+      } finally {
+        running = null;
+      }
+      if (stopped) break;
+      // Mailboxes come due at their own times: look again at the poll interval, at most a second later.
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, Math.min(deps.config.mail.pollIntervalMs, 1_000)).unref();
+      });
+      wake = null;
+    }
+  };
+  const looping = loop();
+
+  return {
+    runOnce,
+    async stop() {
+      stopped = true;
+      wake?.();
+      await running?.catch(() => undefined);
+      await looping;
+    },
+  };
+}

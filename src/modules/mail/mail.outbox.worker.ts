@@ -1,0 +1,147 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { FastifyBaseLogger } from 'fastify';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { MailConfig } from '../../config.js';
+import type { Store } from '../../db/store.js';
+import type { Updateable } from 'kysely';
+import type { MailOutboxRow, MailOutboxTable } from '../../db/types.js';
+import { logFailure } from '../../http/error-handler.js';
+import { nowIso } from '../../shared/time.js';
+import { claimDue, finishAttempt, setCommentDelivery } from './mail.outbox.repository.js';
+import type { DeliveryBlock } from './mail.schemas.js';
+import { findMailbox } from './mailboxes.repository.js';
+import { parseOutbound, type OutboundSettings } from './mailboxes.settings.js';
+
+/**
+ * The outbox job: sends queued mail (mail.outbox.ts queues it), retrying with backoff
+ * (MAIL_RETRY_SCHEDULE). Any process sends: each claims due rows with a lease (PostgreSQL
+ * `for update skip locked`), so one process of a fleet sends each message; a process that dies
+ * mid-send leaves its lease to run out (SEND_TIMEOUT_MS + 5 s), and the message is sent again by
+ * any process — a crash may send a message twice, never lose it. A comment's `delivery` follows
+ * its row.
+ */
+export interface MailOutboxDeps {
+  store: Store;
+  config: { mail: Pick<MailConfig, 'smtpUrl' | 'outboxPollIntervalMs' | 'retryDelaysMs'> };
+  log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error' | 'level'>;
+}
+
+export interface MailOutboxWorker {
+  /** Sends what is due now; resolves to how many it attempted (for tests and the bench). */
+  runOnce(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+const SEND_TIMEOUT_MS = 30_000;
+const BATCH = 8;
+
+export function startMailOutbox(deps: MailOutboxDeps): MailOutboxWorker {
+  const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const transports = new Map<string, Transporter>();
+  let stopped = false;
+  let running: Promise<number> | null = null;
+
+  const transportFor = async (row: MailOutboxRow): Promise<Transporter> => {
+    const mailbox = row.mailbox_id === null ? undefined : await findMailbox(deps.store.db, row.organization_id, row.mailbox_id);
+    const own = mailbox ? parseOutbound(mailbox.outbound) : null;
+    const key = own ? JSON.stringify(own) : (deps.config.mail.smtpUrl ?? '');
+    if (key === '') throw new Error('no outbound mail server: set SMTP_URL, or the mailbox\'s outbound settings');
+    let transport = transports.get(key);
+    if (!transport) {
+      transport = own ? nodemailer.createTransport(smtpOptions(own)) : nodemailer.createTransport(deps.config.mail.smtpUrl);
+      transports.set(key, transport);
+    }
+    return transport;
+  };
+
+  const send = async (row: MailOutboxRow): Promise<void> => {
+    const automated = row.kind !== 'reply';
+    const references = row.references === '' ? [] : row.references.split(' ');
+    let changes: Updateable<MailOutboxTable> & Pick<MailOutboxRow, 'status' | 'attempts'>;
+    try {
+      const transport = await transportFor(row);
+      await transport.sendMail({
+        from: { name: row.from_name, address: row.from_address },
+        to: row.to_address,
+        subject: row.subject,
+        text: row.body,
+        messageId: `<${row.message_id}>`,
+        ...(row.in_reply_to ? { inReplyTo: `<${row.in_reply_to}>` } : {}),
+        ...(references.length > 0 ? { references: references.map((r) => `<${r}>`) } : {}),
+        headers: automated
+          ? { 'Auto-Submitted': row.kind === 'acknowledgement' ? 'auto-replied' : 'auto-generated', 'X-Auto-Response-Suppress': 'All', Precedence: 'bulk' }
+          : {},
+      });
+      changes = { status: 'sent', attempts: row.attempts + 1, sent_at: nowIso(), next_attempt_at: null, last_error: null };
+    } catch (error) {
+      const attempts = row.attempts + 1;
+      const delay = deps.config.mail.retryDelaysMs[attempts - 1];
+      const message = error instanceof Error ? error.message : String(error);
+      changes =
+        delay === undefined
+          ? { status: 'failed', attempts, next_attempt_at: null, last_error: message }
+          : { status: 'queued', attempts, next_attempt_at: new Date(Date.now() + delay).toISOString(), last_error: message };
+      if (delay === undefined) deps.log.warn({ messageId: row.message_id, organizationId: row.organization_id }, 'mail failed after every retry');
+    }
+    await deps.store.db.transaction().execute(async (trx) => {
+      if (!(await finishAttempt(trx, row.id, owner, changes))) return;
+      if (row.comment_id === null) return;
+      const delivery: DeliveryBlock = {
+        status: changes.status,
+        to: row.to_address,
+        message_id: row.message_id,
+        attempts: changes.attempts,
+        last_error: changes.last_error ?? null,
+      };
+      await setCommentDelivery(trx, row.organization_id, row.comment_id, JSON.stringify(delivery));
+    });
+  };
+
+  const runOnce = async (): Promise<number> => {
+    const now = nowIso();
+    const rows = await claimDue(deps.store.db, { owner, now, until: new Date(Date.now() + SEND_TIMEOUT_MS + 5_000).toISOString(), limit: BATCH });
+    await Promise.all(rows.map((row) => send(row)));
+    return rows.length;
+  };
+
+  const loop = async (): Promise<void> => {
+    while (!stopped) {
+      let sent = 0;
+      try {
+        running = runOnce();
+        sent = await running;
+      } catch (error) {
+        logFailure(deps.log, error, 'mail outbox run failed');
+      } finally {
+        running = null;
+      }
+      if (sent === 0 && !stopped) await new Promise((resolve) => setTimeout(resolve, deps.config.mail.outboxPollIntervalMs).unref());
+    }
+  };
+  const looping = loop();
+
+  return {
+    runOnce,
+    async stop() {
+      stopped = true;
+      await running?.catch(() => undefined);
+      await looping;
+      for (const transport of transports.values()) transport.close();
+    },
+  };
+}
+
+function smtpOptions(settings: NonNullable<OutboundSettings>) {
+  return {
+    host: settings.host,
+    port: settings.port,
+    secure: settings.security === 'tls',
+    requireTLS: settings.security === 'starttls',
+    ignoreTLS: settings.security === 'none',
+    connectionTimeout: SEND_TIMEOUT_MS,
+    greetingTimeout: SEND_TIMEOUT_MS,
+    socketTimeout: SEND_TIMEOUT_MS,
+    ...(settings.username !== null ? { auth: { user: settings.username, pass: settings.password ?? '' } } : {}),
+  };
+}
