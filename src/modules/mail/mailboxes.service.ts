@@ -10,6 +10,7 @@ import type { Executor } from '../../shared/executor.js';
 import type { Page } from '../../shared/pagination.js';
 import { nowIso, toIso, toIsoOrNull } from '../../shared/time.js';
 import { isUniqueViolation } from '../customers/customers.repository.js';
+import { assertBelowCap } from '../../limits/collection-caps.js';
 import {
   clearDefault,
   countMailboxes,
@@ -71,12 +72,7 @@ export async function createMailbox(deps: MailboxDeps, organizationId: string, b
   const address = body.address.toLowerCase();
   try {
     return await deps.store.db.transaction().execute(async (trx) => {
-      if ((await countMailboxes(trx, organizationId)) >= maxMailboxes) {
-        throw errors.invalidField(
-          'body',
-          `an organization can have at most ${maxMailboxes} mailboxes (MAIL_MAX_MAILBOXES); delete one first, or ask the operator to raise MAIL_MAX_MAILBOXES`,
-        );
-      }
+      await assertBelowCap(trx, organizationId, { collection: 'mailboxes', max: maxMailboxes, setting: 'MAIL_MAX_MAILBOXES', noun: 'mailboxes', remedy: 'delete one first' }, countMailboxes);
       if (await findMailboxByAddress(trx, organizationId, address)) throw duplicateAddress(address);
       const now = creationTimeIso();
       const id = randomUUID();

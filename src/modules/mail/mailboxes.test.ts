@@ -201,7 +201,8 @@ describe('mailboxes: validation', () => {
       }
       const third = await small.request({ method: 'POST', url: '/v1/mailboxes', body: { address: 'm3@acme.example', name: 'M' } });
       expect(third.statusCode).toBe(422);
-      expect(third.json<{ detail: string }>().detail).toContain('at most 2 mailboxes (MAIL_MAX_MAILBOXES)');
+      // The bounded collections' one message (docs/api-behaviour.md#bounded-collections).
+      expect(third.json<{ detail: string }>().detail).toBe('This organization already has 2 mailboxes, the most allowed (MAIL_MAX_MAILBOXES=2); delete one first');
       // Another organization has its own allowance.
       const other = await small.newOrg();
       expect((await small.request({ method: 'POST', url: '/v1/mailboxes', key: other.adminKey, body: { address: 'm3@acme.example', name: 'M' } })).statusCode).toBe(201);
