@@ -78,8 +78,8 @@ export const errors = {
       'csrf_token_invalid',
       `${missing ? 'Missing' : 'Wrong'} X-CSRF-Token header: a request signed in with the session cookie that changes anything must send the csrf_token its sign-in answered (GET /v1/sessions/current gives it again)`,
     ),
-  /** A failed sign-in: the same words whether the email exists or not. */
-  signInFailed: () => new AppError(401, 'sign_in_failed', 'Wrong email or password'),
+  /** A failed sign-in: the same words whether the email exists or not; a challenge as every 401 has (RFC 9110). */
+  signInFailed: () => new AppError(401, 'sign_in_failed', 'Wrong email or password', undefined, { 'www-authenticate': 'Bearer' }),
   keyOutlivesCaller: (targetExpiresAt: string | null, callerExpiresAt: string) =>
     new AppError(
       403,

@@ -81,6 +81,7 @@ describe('Location on 201', () => {
     expect(declared).toEqual([
       '/v1/api-keys',
       '/v1/customers',
+      '/v1/mailboxes',
       '/v1/teams',
       '/v1/ticket-fields',
       '/v1/tickets',

@@ -51,9 +51,13 @@ export class DiskBlobStore implements BlobStore {
     source.on('data', (chunk: Buffer) => {
       bytes += chunk.length;
     });
+    const sink = createWriteStream(target, { flags: 'wx' });
     try {
-      await pipeline(source, createWriteStream(target, { flags: 'wx' }));
+      await pipeline(source, sink);
     } catch (error) {
+      // A source that fails at once can beat the file's open: wait for it to close, or the file is
+      // created after the removal and left behind.
+      if (!sink.closed) await new Promise<void>((resolve) => sink.once('close', () => resolve()));
       await rm(target, { force: true });
       throw error;
     }
