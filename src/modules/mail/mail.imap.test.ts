@@ -101,6 +101,15 @@ describe.skipIf(!available)('IMAP intake (a real Dovecot)', () => {
         await waitFor(async () => (await subjects()).includes(subject), `${subject} as a ticket`, 2_000);
         expect(Date.now() - appended).toBeLessThan(2_000);
       }
+      // The connection drops: the mailbox is read again at once (polling), and watched again.
+      dovecot.kick(USER);
+      await deliver(message({ subject: 'IDLE after a drop' }));
+      await waitFor(async () => (await subjects()).includes('IDLE after a drop'), 'the message after the drop', 5_000);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const appended = Date.now();
+      await deliver(message({ subject: 'IDLE again' }));
+      await waitFor(async () => (await subjects()).includes('IDLE again'), 'IDLE again as a ticket', 2_000);
+      expect(Date.now() - appended).toBeLessThan(2_000);
     } finally {
       await run.stop();
     }

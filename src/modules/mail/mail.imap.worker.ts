@@ -86,6 +86,7 @@ export function startImapWorker(deps: ImapWorkerDeps): ImapWorker {
           if (pending || stopped) continue;
           await Promise.race([closed, new Promise<void>((resolve) => ((kick = resolve), setTimeout(resolve, tick).unref()))]);
         }
+        if (!client.usable && !stopped) deps.log.warn({ mailboxId: mailbox.id, organizationId: mailbox.organization_id }, 'mailbox connection lost; polling it');
         await client.logout().catch(() => undefined);
       } catch (error) {
         client.close();
