@@ -69,6 +69,7 @@ const EnvSchema = Type.Object({
   SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://' })),
   MAIL_POLL_INTERVAL_MS: Type.Integer({ minimum: 100, maximum: 86_400_000, default: 60_000 }),
   MAIL_OUTBOX_POLL_INTERVAL_MS: Type.Integer({ minimum: 10, maximum: 600_000, default: 1_000 }),
+  MAIL_SEND_TIMEOUT_MS: Type.Integer({ minimum: 1_000, maximum: 600_000, default: 30_000 }),
   MAIL_RETRY_SCHEDULE: Type.String({ default: '1m,5m,30m,2h,6h,12h' }),
   MAIL_DOMAIN: Type.Optional(Type.String({ minLength: 1, maxLength: 253, pattern: '^[A-Za-z0-9.-]+$' })),
   // Search (docs/operations.md#search).
@@ -192,6 +193,8 @@ export interface MailConfig {
   pollIntervalMs: number;
   /** How often a process looks for queued mail. */
   outboxPollIntervalMs: number;
+  /** How long one send may take; a dead process's lease runs out 5 s after it. */
+  sendTimeoutMs: number;
   /** Delays before each retry of a failed send; once used up, the message has failed. */
   retryDelaysMs: number[];
   /** The SMTP listener for mailboxes of inbound type smtp; null: off. */
@@ -412,6 +415,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       smtpUrl: e.SMTP_URL,
       pollIntervalMs: e.MAIL_POLL_INTERVAL_MS,
       outboxPollIntervalMs: e.MAIL_OUTBOX_POLL_INTERVAL_MS,
+      sendTimeoutMs: e.MAIL_SEND_TIMEOUT_MS,
       retryDelaysMs: parseRetrySchedule(e.MAIL_RETRY_SCHEDULE, 'MAIL_RETRY_SCHEDULE'),
       smtpListener: e.MAIL_SMTP_PORT === undefined ? null : { host: e.MAIL_SMTP_HOST ?? e.HOST, port: e.MAIL_SMTP_PORT },
     },

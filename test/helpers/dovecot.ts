@@ -85,6 +85,11 @@ service pop3-login {
     return server;
   }
 
+  /** Drops every connection of `user` (doveadm kick), as a server restart or a network cut would. */
+  kick(user: string): void {
+    execFileSync('doveadm', ['-c', join(this.dir, 'dovecot.conf'), 'kick', user], { stdio: 'ignore' });
+  }
+
   async stop(): Promise<void> {
     const pidFile = join(this.dir, 'run', 'master.pid');
     if (existsSync(pidFile)) {

@@ -8,10 +8,15 @@ export interface Received {
   header(name: string): string | undefined;
 }
 
-/** A real SMTP server on a free port that keeps what it receives; `refuse` fails the next n messages with a 451. */
+/**
+ * A real SMTP server on a free port that keeps what it receives; `refuse` fails the next n messages
+ * with a 451; `hold` keeps the next n messages (they are in `received`) without ever answering
+ * them, as a server whose acceptance never reached the sender.
+ */
 export class SmtpReceiver {
   readonly received: Received[] = [];
   refuse = 0;
+  hold = 0;
   private server: SMTPServer;
   port = 0;
 
@@ -29,6 +34,8 @@ export class SmtpReceiver {
             return callback(Object.assign(new Error('4.3.0 Try again later'), { responseCode: 451 }));
           }
           const raw = Buffer.concat(chunks).toString('utf8');
+          const held = this.hold > 0;
+          if (held) this.hold -= 1;
           void PostalMime.parse(raw).then((parsed) => {
             this.received.push({
               raw,
@@ -36,7 +43,7 @@ export class SmtpReceiver {
               parsed,
               header: (name) => parsed.headers.find((h) => h.key === name.toLowerCase())?.value,
             });
-            callback();
+            if (!held) callback();
           }, callback);
         });
       },

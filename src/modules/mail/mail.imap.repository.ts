@@ -50,3 +50,19 @@ export async function finishImapCheck(
     .where('state', '!=', 'paused')
     .execute();
 }
+
+/**
+ * Keeps a watched mailbox leased to `owner` until `until` and marks it checked (active, no error);
+ * its inbound settings, or undefined when it is no longer this process's (paused, deleted, taken).
+ */
+export async function holdImapMailbox(db: Executor, id: string, owner: string, now: string, until: string): Promise<string | undefined> {
+  const row = await db
+    .updateTable('mailboxes')
+    .set({ lease_expires_at: until, last_checked_at: now, last_error: null, failures: 0, state: 'active' })
+    .where('id', '=', id)
+    .where('lease_owner', '=', owner)
+    .where('state', '!=', 'paused')
+    .returning('inbound')
+    .executeTakeFirst();
+  return row?.inbound;
+}

@@ -88,6 +88,37 @@ describe.skipIf(!available)('IMAP intake (a real Dovecot)', () => {
     expect(await subjects()).toEqual(['IMAP one', 'IMAP three', 'IMAP two']);
   });
 
+  it('with IDLE, mail appended to the folder becomes a ticket within 2 s, without waiting for the poll interval (10 min here)', async () => {
+    await t.store.db.updateTable('mailboxes').set({ next_check_at: null }).where('id', '=', box).execute();
+    const run = worker();
+    try {
+      // The first read, after which the process keeps the connection and IDLEs.
+      await waitFor(async () => (await mailbox()).last_checked_at !== null && (await t.store.db.selectFrom('mailboxes').select('lease_owner').where('id', '=', box).executeTakeFirstOrThrow()).lease_owner !== null, 'the mailbox watched');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      for (const subject of ['IDLE one', 'IDLE two']) {
+        const appended = Date.now();
+        await deliver(message({ subject }));
+        await waitFor(async () => (await subjects()).includes(subject), `${subject} as a ticket`, 2_000);
+        expect(Date.now() - appended).toBeLessThan(2_000);
+      }
+      // The connection drops: the mailbox is read again at once (polling), and watched again.
+      dovecot.kick(USER);
+      await deliver(message({ subject: 'IDLE after a drop' }));
+      await waitFor(async () => (await subjects()).includes('IDLE after a drop'), 'the message after the drop', 5_000);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const appended = Date.now();
+      await deliver(message({ subject: 'IDLE again' }));
+      await waitFor(async () => (await subjects()).includes('IDLE again'), 'IDLE again as a ticket', 2_000);
+      expect(Date.now() - appended).toBeLessThan(2_000);
+    } finally {
+      await run.stop();
+    }
+    // Stopping lets the mailbox go, due at once for whichever process polls next.
+    const row = await t.store.db.selectFrom('mailboxes').select(['lease_owner', 'next_check_at']).where('id', '=', box).executeTakeFirstOrThrow();
+    expect(row.lease_owner).toBeNull();
+    expect(Date.parse(String(row.next_check_at))).toBeLessThanOrEqual(Date.now());
+  });
+
   it('a mailbox whose server refuses the password is failing, with the server\'s words, and backs off; resuming clears it', async () => {
     const res = await t.request({
       method: 'POST',

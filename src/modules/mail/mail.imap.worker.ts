@@ -7,7 +7,7 @@ import type { MailboxRow } from '../../db/types.js';
 import { logFailure } from '../../http/error-handler.js';
 import { nowIso } from '../../shared/time.js';
 import { takeIn, type IntakeDeps } from './mail.intake.js';
-import { claimImapMailbox, dueImapMailboxes, finishImapCheck, recordImapProgress } from './mail.imap.repository.js';
+import { claimImapMailbox, dueImapMailboxes, finishImapCheck, holdImapMailbox, recordImapProgress } from './mail.imap.repository.js';
 import { parseInbound } from './mailboxes.settings.js';
 
 /**
@@ -17,7 +17,10 @@ import { parseInbound } from './mailboxes.settings.js';
  * twice (and the intake's duplicate check catches a message taken just before a crash). Taken mail
  * is flagged \Seen, never deleted. A mailbox is leased to one process of a fleet while it is read.
  * A failing mailbox shows `state: failing` with the server's words and is retried with backoff
- * (the interval doubled per failure in a row, at most an hour).
+ * (the interval doubled per failure in a row, at most an hour). Where the server offers IDLE the
+ * process keeps the connection while it holds the lease and takes mail as it arrives (looking
+ * again at least every 30 s); when the connection drops the mailbox is read again at once, by
+ * polling, which also serves servers without IDLE.
  */
 export interface ImapWorkerDeps extends IntakeDeps {
   config: IntakeDeps['config'] & { mail: Pick<MailConfig, 'pollIntervalMs'> };
@@ -31,6 +34,9 @@ export interface ImapWorker {
 }
 
 const LEASE_MS = 5 * 60_000;
+/** A watched mailbox's lease, renewed every tick: a process that dies leaves it for this long at most. */
+const WATCH_LEASE_MS = 90_000;
+const WATCH_TICK_MS = 30_000;
 const MAX_BACKOFF_MS = 60 * 60_000;
 
 export function startImapWorker(deps: ImapWorkerDeps): ImapWorker {
@@ -38,6 +44,61 @@ export function startImapWorker(deps: ImapWorkerDeps): ImapWorker {
   let stopped = false;
   let running: Promise<number> | null = null;
   let wake: (() => void) | null = null;
+  const watchers = new Map<string, { kick: () => void; done: Promise<void> }>();
+
+  /** Takes in, in UID order, what the folder holds after `last` (the mailbox open); the new last UID. */
+  const takeNew = async (client: ImapFlow, mailbox: MailboxRow, folder: string, validity: string, last: number): Promise<number> => {
+    const lock = await client.getMailboxLock(folder);
+    try {
+      const uids = ((await client.search({ uid: `${last + 1}:*` }, { uid: true })) || []).filter((uid) => uid > last).sort((a, b) => a - b);
+      for (const uid of uids) {
+        if (stopped) break;
+        const message = await client.fetchOne(String(uid), { source: true }, { uid: true });
+        if (message && message.source) await takeIn(deps, mailbox, message.source);
+        await client.messageFlagsAdd(String(uid), ['\\Seen'], { uid: true });
+        last = uid;
+        await recordImapProgress(deps.store.db, mailbox.id, owner, validity, last);
+      }
+      return last;
+    } finally {
+      lock.release();
+    }
+  };
+
+  /** Keeps the connection (the server IDLEs on it) and takes mail as it arrives, while the lease holds. */
+  const watch = (client: ImapFlow, mailbox: MailboxRow, folder: string, validity: string, last: number): void => {
+    let pending = false;
+    let kick = (): void => undefined;
+    client.on('exists', () => {
+      pending = true;
+      kick();
+    });
+    const closed = new Promise<void>((resolve) => client.on('close', () => resolve()));
+    const tick = Math.min(deps.config.mail.pollIntervalMs, WATCH_TICK_MS);
+    const done = (async () => {
+      try {
+        while (!stopped && client.usable) {
+          const inbound = await holdImapMailbox(deps.store.db, mailbox.id, owner, nowIso(), new Date(Date.now() + WATCH_LEASE_MS).toISOString());
+          // Paused, deleted or given other settings: let go, and the poll takes it from there.
+          if (inbound === undefined || inbound !== mailbox.inbound) break;
+          pending = false;
+          last = await takeNew(client, mailbox, folder, validity, last);
+          if (pending || stopped) continue;
+          await Promise.race([closed, new Promise<void>((resolve) => ((kick = resolve), setTimeout(resolve, tick).unref()))]);
+        }
+        if (!client.usable && !stopped) deps.log.warn({ mailboxId: mailbox.id, organizationId: mailbox.organization_id }, 'mailbox connection lost; polling it');
+        await client.logout().catch(() => undefined);
+      } catch (error) {
+        client.close();
+        deps.log.warn({ mailboxId: mailbox.id, organizationId: mailbox.organization_id, error: error instanceof Error ? error.message : String(error) }, 'mailbox connection lost; polling it');
+      } finally {
+        watchers.delete(mailbox.id);
+        // Due now: the next run reads it again (and reconnects, or records why it cannot).
+        await finishImapCheck(deps.store.db, mailbox.id, owner, { ok: true, now: nowIso(), next: nowIso() }).catch((error: unknown) => logFailure(deps.log, error, 'IMAP watch release failed'));
+      }
+    })();
+    watchers.set(mailbox.id, { kick: () => kick(), done });
+  };
 
   const read = async (mailbox: MailboxRow): Promise<void> => {
     const settings = parseInbound(mailbox.inbound);
@@ -53,29 +114,24 @@ export function startImapWorker(deps: ImapWorkerDeps): ImapWorker {
       connectionTimeout: 30_000,
       greetingTimeout: 15_000,
       socketTimeout: 120_000,
+      // IDLE as soon as the connection is free (the default waits 15 s), so new mail is heard of at once.
+      autoIdleDelay: 100,
     });
     // Errors after a failed command also arrive as events; the command's rejection is what counts.
     client.on('error', () => undefined);
     try {
       await client.connect();
+      // Opening the folder tells its UIDVALIDITY; takeNew locks it again for each pass.
       const lock = await client.getMailboxLock(settings.folder);
-      try {
-        const opened = client.mailbox;
-        const validity = opened ? String(opened.uidValidity) : '';
-        // Another UIDVALIDITY: the UIDs tracked mean nothing any more; read the folder again (duplicates are caught).
-        let last = validity === mailbox.imap_uid_validity ? Number(mailbox.imap_last_uid) : 0;
-        const uids = ((await client.search({ uid: `${last + 1}:*` }, { uid: true })) || []).filter((uid) => uid > last).sort((a, b) => a - b);
-        for (const uid of uids) {
-          if (stopped) break;
-          const message = await client.fetchOne(String(uid), { source: true }, { uid: true });
-          if (message && message.source) await takeIn(deps, mailbox, message.source);
-          await client.messageFlagsAdd(String(uid), ['\\Seen'], { uid: true });
-          last = uid;
-          await recordImapProgress(deps.store.db, mailbox.id, owner, validity, last);
-        }
-        if (uids.length === 0 && validity !== mailbox.imap_uid_validity) await recordImapProgress(deps.store.db, mailbox.id, owner, validity, last);
-      } finally {
-        lock.release();
+      const validity = client.mailbox ? String(client.mailbox.uidValidity) : '';
+      lock.release();
+      // Another UIDVALIDITY: the UIDs tracked mean nothing any more; read the folder again (duplicates are caught).
+      const from = validity === mailbox.imap_uid_validity ? Number(mailbox.imap_last_uid) : 0;
+      const last = await takeNew(client, mailbox, settings.folder, validity, from);
+      if (last === from && validity !== mailbox.imap_uid_validity) await recordImapProgress(deps.store.db, mailbox.id, owner, validity, last);
+      if (client.capabilities.has('IDLE') && !stopped) {
+        watch(client, mailbox, settings.folder, validity, last);
+        return;
       }
       await client.logout().catch(() => undefined);
       await finishImapCheck(deps.store.db, mailbox.id, owner, { ok: true, now: nowIso(), next: new Date(Date.now() + interval).toISOString() });
@@ -128,8 +184,10 @@ export function startImapWorker(deps: ImapWorkerDeps): ImapWorker {
     async stop() {
       stopped = true;
       wake?.();
+      for (const watcher of watchers.values()) watcher.kick();
       await running?.catch(() => undefined);
       await looping;
+      await Promise.all([...watchers.values()].map((w) => w.done));
     },
   };
 }

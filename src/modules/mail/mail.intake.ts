@@ -17,7 +17,7 @@ import { takeBounce } from './mail.bounces.js';
 import { queueAcknowledgement, queueNotice } from './mail.outbox.js';
 import { findTicketWithCustomer } from './mail.outbox.repository.js';
 import { parseMail, UnusableMailError, type ParsedMail } from './mail.parse.js';
-import { deleteMailMessage, findMailMessageByKey, insertMailMessage, setMailMessageTicket } from './mail.repository.js';
+import { findMailMessageByKey, insertMailMessage } from './mail.repository.js';
 import type { EmailBlock } from './mail.schemas.js';
 import { threadOf } from './mail.threading.js';
 
@@ -139,8 +139,10 @@ function messageRow(
 
 /**
  * Opens a ticket for the message (the customer found by From or created with its display name).
- * `closedId`: the closed ticket it replied to, which its description names. The message's record
- * is claimed first, so a second intake of it, here or in another process, is a duplicate.
+ * `closedId`: the closed ticket it replied to, which its description names. The message's record,
+ * the ticket and its acknowledgement commit in one transaction: a crash leaves all or none of them,
+ * and a second intake of the message, here or in another process, is a duplicate only once the
+ * ticket exists (docs/api-behaviour.md, "Email").
  */
 async function create(
   deps: IntakeDeps,
@@ -150,35 +152,32 @@ async function create(
   closedId: string | null,
 ): Promise<IntakeResult> {
   const organizationId = mailbox.organization_id;
-  const claim = messageRow(mailbox, raw, mail.key, mail.messageId, 'created', null, null);
-  try {
-    await insertMailMessage(deps.store.db, claim);
-  } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
-    return duplicate((await findMailMessageByKey(deps.store.db, organizationId, mail.key)) ?? { ticket_id: null, comment_id: null });
+  let text = cut(mail.text.trim() === '' ? '(no text)' : mail.text.trim());
+  if (closedId !== null) {
+    const closed = await findTicketForUpdate(deps.store.db, organizationId, closedId);
+    if (closed) text = cut(`This message replies to TKT-${Number(closed.ticket_number)}, which is closed.\n\n${text}`);
   }
+  const from = mail.from!;
   try {
-    let text = cut(mail.text.trim() === '' ? '(no text)' : mail.text.trim());
-    if (closedId !== null) {
-      const closed = await findTicketForUpdate(deps.store.db, organizationId, closedId);
-      if (closed) text = cut(`This message replies to TKT-${Number(closed.ticket_number)}, which is closed.\n\n${text}`);
-    }
-    const from = mail.from!;
     const ticket = await createTicket(
       deps,
       organizationId,
       { customer_name: from.name === '' ? from.address : from.name.slice(0, 255), customer_email: from.address, subject: ticketSubject(mail.subject), description: text },
       SYSTEM_ACTOR,
-      { channel: 'email', email: emailBlockOf(mail) },
+      {
+        channel: 'email',
+        email: emailBlockOf(mail),
+        alongside: async (trx, ticket) => {
+          await insertMailMessage(trx, messageRow(mailbox, raw, mail.key, mail.messageId, 'created', ticket.id, null));
+          // Machines are never answered (no loops of auto-replies).
+          if (!mail.automated) await queueAcknowledgement(trx, deps.mailer, organizationId, ticket, from.address);
+        },
+      },
     );
-    await setMailMessageTicket(deps.store.db, claim.id, ticket.id);
-    // Machines are never answered (no loops of auto-replies).
-    if (!mail.automated) await queueAcknowledgement(deps.store.db, deps.mailer, organizationId, ticket, from.address);
     return { outcome: 'created', ticket_id: ticket.id, comment_id: null, reason: null };
   } catch (error) {
-    // Nothing was made of it: the claim goes, so taking the message in again is safe.
-    await deleteMailMessage(deps.store.db, claim.id).catch(() => undefined);
-    throw error;
+    if (!isUniqueViolation(error)) throw error;
+    return duplicate((await findMailMessageByKey(deps.store.db, organizationId, mail.key)) ?? { ticket_id: null, comment_id: null });
   }
 }
 

@@ -56,12 +56,19 @@ export async function automatedSince(db: Executor, organizationId: string, to: s
 /**
  * Leases up to `limit` queued messages that are due to `owner` until `until`. On PostgreSQL
  * `skip locked` lets processes claim different rows at once; the lease keeps a row with one
- * process until it is done or the process dies and the lease runs out.
+ * process until it is done or the process dies and the lease runs out. The attempt is counted
+ * here, before anything is sent: a row taken over from a lease that ran out (its process died
+ * mid-send, perhaps after the server took the mail) keeps that attempt in its count and says so
+ * in `last_error`.
  */
+/** Why a message is sent again after its sending process died: the first send may have arrived. */
+export const INTERRUPTED = 'the process sending it stopped mid-send; it is sent again and may arrive twice';
+
 export async function claimDue(db: Executor, claim: { owner: string; now: string; until: string; limit: number }): Promise<MailOutboxRow[]> {
   const skipLocked = dialectOf(db) === 'postgres' ? sql`for update skip locked` : sql``;
   const { rows } = await sql<MailOutboxRow>`update mail_outbox
-    set lease_owner = ${claim.owner}, lease_expires_at = ${claim.until}
+    set lease_owner = ${claim.owner}, lease_expires_at = ${claim.until}, attempts = attempts + 1,
+      last_error = case when lease_owner is null then last_error else ${INTERRUPTED} end
     where id in (
       select id from mail_outbox
       where status = 'queued' and next_attempt_at <= ${claim.now}

@@ -16,14 +16,15 @@ import { parseOutbound, type OutboundSettings } from './mailboxes.settings.js';
 /**
  * The outbox job: sends queued mail (mail.outbox.ts queues it), retrying with backoff
  * (MAIL_RETRY_SCHEDULE). Any process sends: each claims due rows with a lease (PostgreSQL
- * `for update skip locked`), so one process of a fleet sends each message; a process that dies
- * mid-send leaves its lease to run out (SEND_TIMEOUT_MS + 5 s), and the message is sent again by
- * any process — a crash may send a message twice, never lose it. A comment's `delivery` follows
+ * `for update skip locked`), counting the attempt as it claims, so one process of a fleet sends
+ * each message; a process that dies mid-send leaves its lease to run out (MAIL_SEND_TIMEOUT_MS +
+ * 5 s), and the message is sent again, once, by any process, with the same Message-ID — a crash
+ * may send a message twice (its `attempts` says so), never lose it. A comment's `delivery` follows
  * its row.
  */
 export interface MailOutboxDeps {
   store: Store;
-  config: { mail: Pick<MailConfig, 'smtpUrl' | 'outboxPollIntervalMs' | 'retryDelaysMs'> };
+  config: { mail: Pick<MailConfig, 'smtpUrl' | 'outboxPollIntervalMs' | 'retryDelaysMs' | 'sendTimeoutMs'> };
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error' | 'level'>;
 }
 
@@ -33,7 +34,6 @@ export interface MailOutboxWorker {
   stop(): Promise<void>;
 }
 
-const SEND_TIMEOUT_MS = 30_000;
 const BATCH = 8;
 
 export function startMailOutbox(deps: MailOutboxDeps): MailOutboxWorker {
@@ -49,7 +49,8 @@ export function startMailOutbox(deps: MailOutboxDeps): MailOutboxWorker {
     if (key === '') throw new Error('no outbound mail server: set SMTP_URL, or the mailbox\'s outbound settings');
     let transport = transports.get(key);
     if (!transport) {
-      transport = own ? nodemailer.createTransport(smtpOptions(own)) : nodemailer.createTransport(deps.config.mail.smtpUrl);
+      transport = own ? nodemailer.createTransport(smtpOptions(own, deps.config.mail.sendTimeoutMs))
+        : nodemailer.createTransport({ url: deps.config.mail.smtpUrl, ...timeouts(deps.config.mail.sendTimeoutMs) });
       transports.set(key, transport);
     }
     return transport;
@@ -73,9 +74,10 @@ export function startMailOutbox(deps: MailOutboxDeps): MailOutboxWorker {
           ? { 'Auto-Submitted': row.kind === 'acknowledgement' ? 'auto-replied' : 'auto-generated', 'X-Auto-Response-Suppress': 'All', Precedence: 'bulk' }
           : {},
       });
-      changes = { status: 'sent', attempts: row.attempts + 1, sent_at: nowIso(), next_attempt_at: null, last_error: null };
+      // The attempt was counted when the row was claimed (claimDue).
+      changes = { status: 'sent', attempts: row.attempts, sent_at: nowIso(), next_attempt_at: null, last_error: null };
     } catch (error) {
-      const attempts = row.attempts + 1;
+      const attempts = row.attempts;
       const delay = deps.config.mail.retryDelaysMs[attempts - 1];
       const message = error instanceof Error ? error.message : String(error);
       changes =
@@ -100,7 +102,7 @@ export function startMailOutbox(deps: MailOutboxDeps): MailOutboxWorker {
 
   const runOnce = async (): Promise<number> => {
     const now = nowIso();
-    const rows = await claimDue(deps.store.db, { owner, now, until: new Date(Date.now() + SEND_TIMEOUT_MS + 5_000).toISOString(), limit: BATCH });
+    const rows = await claimDue(deps.store.db, { owner, now, until: new Date(Date.now() + deps.config.mail.sendTimeoutMs + 5_000).toISOString(), limit: BATCH });
     await Promise.all(rows.map((row) => send(row)));
     return rows.length;
   };
@@ -132,16 +134,16 @@ export function startMailOutbox(deps: MailOutboxDeps): MailOutboxWorker {
   };
 }
 
-function smtpOptions(settings: NonNullable<OutboundSettings>) {
+const timeouts = (ms: number) => ({ connectionTimeout: ms, greetingTimeout: ms, socketTimeout: ms });
+
+function smtpOptions(settings: NonNullable<OutboundSettings>, timeoutMs: number) {
   return {
     host: settings.host,
     port: settings.port,
     secure: settings.security === 'tls',
     requireTLS: settings.security === 'starttls',
     ignoreTLS: settings.security === 'none',
-    connectionTimeout: SEND_TIMEOUT_MS,
-    greetingTimeout: SEND_TIMEOUT_MS,
-    socketTimeout: SEND_TIMEOUT_MS,
+    ...timeouts(timeoutMs),
     ...(settings.username !== null ? { auth: { user: settings.username, pass: settings.password ?? '' } } : {}),
   };
 }

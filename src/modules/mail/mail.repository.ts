@@ -36,14 +36,6 @@ export async function ticketOfReceivedIds(db: Executor, organizationId: string, 
   return null;
 }
 
-export async function setMailMessageTicket(db: Executor, id: string, ticketId: string): Promise<void> {
-  await db.updateTable('mail_messages').set({ ticket_id: ticketId }).where('id', '=', id).execute();
-}
-
-export async function deleteMailMessage(db: Executor, id: string): Promise<void> {
-  await db.deleteFrom('mail_messages').where('id', '=', id).execute();
-}
-
 /** The raw message that opened a ticket (`commentId` null) or became a comment. */
 export async function rawMessageOf(db: Executor, organizationId: string, ticketId: string, commentId: string | null): Promise<Buffer | undefined> {
   let query = db.selectFrom('mail_messages').select('raw').where('organization_id', '=', organizationId).where('ticket_id', '=', ticketId);

@@ -96,6 +96,8 @@ export async function checkAssignees(
 export interface TicketOrigin {
   channel: Channel;
   email: NonNullable<Ticket['email']> | null;
+  /** Runs in the ticket's own transaction, after its rows: what must commit with the ticket or not at all. */
+  alongside?: (trx: Executor, ticket: Ticket) => Promise<void>;
 }
 
 export async function createTicket(deps: TicketDeps, organizationId: string, body: CreateTicketBody, actor: Actor, origin?: TicketOrigin): Promise<Ticket> {
@@ -114,6 +116,7 @@ export async function createTicket(deps: TicketDeps, organizationId: string, bod
     await writeTicketTags(trx, organizationId, row, [], tags);
     await writeTicketFieldValues(trx, organizationId, row, fields, {}, custom);
     const ticket = presentTicket(row);
+    if (origin?.alongside) await origin.alongside(trx, ticket);
     events.add({ type: 'ticket.created', resourceType: 'ticket', resourceId: ticket.id, ticketId: ticket.id, object: ticket, occurredAt: now });
     return ticket;
   });
