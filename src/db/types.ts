@@ -1,4 +1,7 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { TicketFieldsTable, TicketFieldValuesTable, ViewsTable } from './types.workflow.js';
+
+export type { TicketFieldsTable, TicketFieldValuesTable, ViewsTable } from './types.workflow.js';
 
 /**
  * Table types. Timestamps are `text` columns holding ISO 8601 UTC with milliseconds on both
@@ -138,31 +141,6 @@ export interface TicketsTable {
   channel: ColumnType<Channel, Channel | undefined, Channel>;
   /** JSON: the `email` block of a ticket opened by mail (migration 0026_add_email_channel). */
   email: ColumnType<string | null, string | null | undefined, string | null>;
-}
-
-/** A custom ticket field of an organization (docs/api-behaviour.md, Custom fields). */
-export interface TicketFieldsTable {
-  id: string;
-  organization_id: string;
-  key: string;
-  label: string;
-  type: 'text' | 'number' | 'date' | 'checkbox' | 'dropdown' | 'multiselect';
-  /** JSON array of strings (dropdown, multiselect), else null. */
-  options: string | null;
-  required: number;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
-
-/** One value of one custom field of one ticket (one row per option of a multiselect). */
-export interface TicketFieldValuesTable {
-  id: string;
-  organization_id: string;
-  field_id: string;
-  ticket_id: string;
-  ticket_number: number;
-  value_text: string | null;
-  value_number: number | null;
 }
 
 /** One tag of one ticket (docs/api-behaviour.md, Tags). */
@@ -425,6 +403,7 @@ export interface Database {
   tag_counts: TagCountsTable;
   ticket_fields: TicketFieldsTable;
   ticket_field_values: TicketFieldValuesTable;
+  views: ViewsTable;
   comments: CommentsTable;
   attachments: AttachmentsTable;
   attachment_blobs: AttachmentBlobsTable;
