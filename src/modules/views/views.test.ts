@@ -122,6 +122,25 @@ describe('views: tickets and counts', () => {
   });
 });
 
+describe('views: signed-in agents', () => {
+  it("an agent's session saves personal views, and \"me\" is the session's user", async () => {
+    const password = 'a long enough password';
+    const email = `session${n++}@example.com`;
+    const agent = await ok<{ id: string }>(t.org.adminKey, 'POST', '/v1/users', { email, full_name: 'Agent', password, role: 'agent' });
+    const signed = await t.app.inject({ method: 'POST', url: '/v1/sessions', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ email, password }) });
+    expect(signed.statusCode, signed.body).toBe(201);
+    const headers = { cookie: String(signed.headers['set-cookie']).split(';')[0]!, 'x-csrf-token': signed.json<{ csrf_token: string }>().csrf_token };
+    const mine = await ticket(t.org.adminKey, { assigned_user_id: agent.id });
+    const created = await t.request({ method: 'POST', url: '/v1/views', key: null, headers, body: view({ all: [{ field: 'assigned_user_id', operator: 'is', value: 'me' }] }, { shared: false }) });
+    expect(created.statusCode, created.body).toBe(201);
+    const v = created.json<View>();
+    expect(v.owner_user_id).toBe(agent.id);
+    const listed = await t.request({ method: 'GET', url: `/v1/views/${v.id}/tickets`, key: null, headers });
+    expect(listed.json<Ticket[]>().map((x) => x.id)).toEqual([mine.id]);
+    expect((await send(t.org.adminKey, 'GET', `/v1/views/${v.id}`)).statusCode).toBe(404);
+  });
+});
+
 describe('views: bad conditions are 422 naming the exact path', () => {
   const cases: Array<[string, unknown, string, RegExp]> = [
     ['unknown field', { all: [{ field: 'colour', operator: 'is', value: 'red' }] }, 'body.conditions.all[0].field', /not a condition field/],
