@@ -1,12 +1,15 @@
-import { sql, type Expression, type Insertable, type Selectable, type SqlBool, type Updateable } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Insertable, type Selectable, type SqlBool, type Updateable } from 'kysely';
 import type { Database, ViewsTable } from '../../db/types.js';
 import type { Executor } from '../../shared/executor.js';
 import { CREATED_ASC, paged, type CursorValue, type Page } from '../../shared/pagination.js';
 import { TICKET_COLUMNS, type TicketColumns } from '../tickets/tickets.repository.js';
-import type { ExpressionBuilder } from 'kysely';
 
 export type ViewRow = Selectable<ViewsTable>;
-type Where = (eb: ExpressionBuilder<Database, 'tickets'>) => Expression<SqlBool>;
+export interface ViewSort {
+  by: ViewRow['sort_by'];
+  order: 'asc' | 'desc';
+}
+export type Where = (eb: ExpressionBuilder<Database, 'tickets'>) => Expression<SqlBool>;
 
 const COLUMNS = ['id', 'organization_id', 'name', 'owner_user_id', 'conditions', 'sort_by', 'sort_order', 'created_at', 'updated_at'] as const;
 
@@ -70,14 +73,18 @@ function sortExpression(by: ViewRow['sort_by']) {
  * One page of the tickets matching `where`, in the view's order with the ticket number as
  * tie-break; with a cursor, the page starts after its (sort value, number) by a row-value comparison.
  */
-export function viewTickets(db: Executor, organizationId: string, where: Where, sort: { by: ViewRow['sort_by']; order: 'asc' | 'desc' }, page: Page): Promise<TicketColumns[]> {
+export function viewTicketsQuery(db: Executor, organizationId: string, where: Where, sort: ViewSort, page: Page) {
   const key = sortExpression(sort.by);
   let query = db.selectFrom('tickets').select(TICKET_COLUMNS).where('tickets.organization_id', '=', organizationId).where(where);
   if (page.after) {
     const [value, number] = page.after as [CursorValue, number];
     query = query.where(sql<SqlBool>`(${key}, tickets.ticket_number) ${sql.raw(sort.order === 'asc' ? '>' : '<')} (${value}, ${number})`);
   }
-  return query.orderBy(key, sort.order).orderBy('tickets.ticket_number', sort.order).limit(page.limit).offset(page.offset).execute();
+  return query.orderBy(key, sort.order).orderBy('tickets.ticket_number', sort.order).limit(page.limit).offset(page.offset);
+}
+
+export function viewTickets(db: Executor, organizationId: string, where: Where, sort: ViewSort, page: Page): Promise<TicketColumns[]> {
+  return viewTicketsQuery(db, organizationId, where, sort, page).execute();
 }
 
 export async function countTickets(db: Executor, organizationId: string, where: Where): Promise<number> {
