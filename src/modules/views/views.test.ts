@@ -122,6 +122,30 @@ describe('views: tickets and counts', () => {
   });
 });
 
+describe('views: scopes, sharing and cursors', () => {
+  it('needs views: scopes, and tickets:read for the tickets; PATCH shared moves a view to its user; a cursor of another order is 422', async () => {
+    const org = await t.newOrg();
+    const a = await userKey(org);
+    const v = await ok<View>(a.key, 'POST', '/v1/views', view({}, { sort: { by: 'ticket_number', order: 'asc' } }));
+    const viewsOnly = await org.key({ role: 'admin', name: 'views only', scopes: ['views:read'] });
+    expect((await send(viewsOnly, 'GET', `/v1/views/${v.id}`)).statusCode).toBe(200);
+    const denied = await send(viewsOnly, 'GET', `/v1/views/${v.id}/tickets`);
+    expect(denied.statusCode).toBe(403);
+    expect(denied.json<{ detail: string }>().detail).toBe('Insufficient permissions: requires tickets:read');
+    expect((await send(viewsOnly, 'POST', '/v1/views', view({}))).statusCode).toBe(403);
+    const ticketsOnly = await org.key({ role: 'admin', name: 'tickets only', scopes: ['tickets:read'] });
+    expect((await send(ticketsOnly, 'GET', '/v1/views')).statusCode).toBe(403);
+    const personal = await ok<View>(a.key, 'PATCH', `/v1/views/${v.id}`, { shared: false });
+    expect(personal).toMatchObject({ shared: false, owner_user_id: a.userId });
+    expect((await send(org.adminKey, 'GET', `/v1/views/${v.id}`)).statusCode).toBe(404);
+    const byDate = await ok<View>(org.adminKey, 'POST', '/v1/views', view({}, { sort: { by: 'created_at', order: 'desc' } }));
+    for (let i = 0; i < 3; i++) await ticket(org.adminKey);
+    const first = await send(a.key, 'GET', `/v1/views/${v.id}/tickets?limit=1`);
+    const cursor = /cursor=([^&>]+)/.exec(String(first.headers.link))![1]!;
+    expect(fieldErrors(await send(org.adminKey, 'GET', `/v1/views/${byDate.id}/tickets?cursor=${cursor}`))[0]!.field).toBe('query.cursor');
+  });
+});
+
 describe('views: signed-in agents', () => {
   it("an agent's session saves personal views, and \"me\" is the session's user", async () => {
     const password = 'a long enough password';
