@@ -122,6 +122,33 @@ describe('views: tickets and counts', () => {
   });
 });
 
+describe('views: every sort pages the same by cursor as by offset', () => {
+  it.each(['created_at', 'updated_at', 'priority', 'due_date', 'ticket_number'].flatMap((by) => [[by, 'asc'], [by, 'desc']]))('%s %s', async (by, order) => {
+    const org = await t.newOrg();
+    const dues = [null, '2026-05-01T00:00:00.000Z', null, '2026-02-01T00:00:00.000Z', '2026-05-01T00:00:00.000Z'];
+    const made: Array<Ticket & Record<string, unknown>> = [];
+    for (const [i, due] of dues.entries()) made.push(await ticket(org.adminKey, { due_date: due, priority: ['low', 'high', 'low', 'urgent', 'medium'][i] }));
+    // The documented order: priority by rank, no due date after every date (asc), ties by number.
+    const rank: Record<string, number> = { low: 1, medium: 2, high: 3, urgent: 4 };
+    const keyOf = (x: Ticket & Record<string, unknown>): string | number =>
+      by === 'priority' ? rank[x.priority]! : by === 'due_date' ? ((x.due_date as string | null) ?? '9999') : (x[by] as string | number);
+    const sign = order === 'asc' ? 1 : -1;
+    const expected = [...made].sort((x, y) => sign * (keyOf(x) < keyOf(y) ? -1 : keyOf(x) > keyOf(y) ? 1 : x.ticket_number - y.ticket_number)).map((x) => x.id);
+    const v = await ok<View>(org.adminKey, 'POST', '/v1/views', view({}, { sort: { by, order } }));
+    const whole = (await ok<Ticket[]>(org.adminKey, 'GET', `/v1/views/${v.id}/tickets`)).map((x) => x.id);
+    expect(whole).toEqual(expected);
+    const paged: string[] = [];
+    let url: string | undefined = `/v1/views/${v.id}/tickets?limit=2`;
+    while (url) {
+      const res = await send(org.adminKey, 'GET', url);
+      expect(res.statusCode, res.body).toBe(200);
+      paged.push(...res.json<Ticket[]>().map((x) => x.id));
+      url = /<([^>]+)>; rel="next"/.exec(String(res.headers.link ?? ''))?.[1];
+    }
+    expect(paged).toEqual(whole);
+  });
+});
+
 describe('views: scopes, sharing and cursors', () => {
   it('needs views: scopes, and tickets:read for the tickets; PATCH shared moves a view to its user; a cursor of another order is 422', async () => {
     const org = await t.newOrg();
