@@ -36,10 +36,9 @@ async function snapshot(t: Pick<TestApp, 'request'>, key: string): Promise<Recor
   // Tags move with their tickets, counts and filters included.
   out.tags = await get('/v1/tags');
   out.tagged = await get('/v1/tickets?tag=billing');
-  // Custom fields too: the definitions, and their values filtered through the value index.
+  // Custom fields too (the definitions, and their values filtered through the value index); saved views and their tickets.
   out.fields = await get('/v1/ticket-fields');
   out.byField = await get('/v1/tickets?custom_fields[seats]=2.5');
-  // Saved views, and the tickets they describe.
   out.views = await get('/v1/views');
   for (const v of out.views as Array<{ id: string }>) out[`/v1/views/${v.id}/tickets`] = await get(`/v1/views/${v.id}/tickets`);
   for (const list of ['/v1/users', '/v1/teams', '/v1/customers', '/v1/tickets']) {
