@@ -458,6 +458,104 @@ export interface paths {
         patch: operations["updateTicketField"];
         trace?: never;
     };
+    "/v1/views": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the views the caller sees (shared, and their own), oldest first
+         * @description Requires an API key with the scope `views:read`.
+         */
+        get: operations["listViews"];
+        put?: never;
+        /**
+         * Save a view
+         * @description At most MAX_VIEWS_PER_ORG (default 200) per organization (422 past it). A personal view (shared: false) belongs to the caller's user.
+         *
+         *     Requires an API key with the scope `views:write`.
+         */
+        post: operations["createView"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/views/counts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count the tickets of every view the caller sees, at once
+         * @description Counts as of `counted_at`; a count is null when the view names "me" and the caller has no user.
+         *
+         *     Requires an API key with the scope `views:read`.
+         */
+        get: operations["listViewCounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/views/{view_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a view
+         * @description Requires an API key with the scope `views:read`.
+         */
+        get: operations["getView"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a view
+         * @description Requires an API key with the scope `views:delete`.
+         */
+        delete: operations["deleteView"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a view (partial)
+         * @description Requires an API key with the scope `views:write`.
+         */
+        patch: operations["updateView"];
+        trace?: never;
+    };
+    "/v1/views/{view_id}/tickets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a view's tickets, in the view's order
+         * @description Pages like GET /v1/tickets (offset/limit, or the cursor of the Link header). Needs views:read too.
+         *
+         *     Requires an API key with the scope `views:read`.
+         */
+        get: operations["listViewTickets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tickets/{ticket_id}/comments": {
         parameters: {
             query?: never;
@@ -1221,7 +1319,7 @@ export interface components {
              */
             role: "admin" | "readonly";
             /** @description resource:action scopes */
-            scopes?: ("tickets:read" | "tickets:write" | "tickets:delete" | "comments:read" | "comments:write" | "comments:delete" | "attachments:read" | "attachments:write" | "attachments:delete" | "customers:read" | "customers:write" | "customers:delete" | "teams:read" | "teams:write" | "teams:delete" | "users:read" | "users:write" | "users:delete" | "dashboard:read" | "events:read" | "webhooks:read" | "webhooks:write" | "webhooks:delete" | "fields:read" | "fields:write" | "fields:delete" | "mailboxes:read" | "mailboxes:write" | "mailboxes:delete")[];
+            scopes?: ("tickets:read" | "tickets:write" | "tickets:delete" | "comments:read" | "comments:write" | "comments:delete" | "attachments:read" | "attachments:write" | "attachments:delete" | "customers:read" | "customers:write" | "customers:delete" | "teams:read" | "teams:write" | "teams:delete" | "users:read" | "users:write" | "users:delete" | "dashboard:read" | "events:read" | "webhooks:read" | "webhooks:write" | "webhooks:delete" | "fields:read" | "fields:write" | "fields:delete" | "mailboxes:read" | "mailboxes:write" | "mailboxes:delete" | "views:read" | "views:write" | "views:delete")[];
             /**
              * Format: uuid
              * @description The user (agent) the key is issued to; must be a user of the organization
@@ -1486,6 +1584,68 @@ export interface components {
             is_active?: boolean;
             /** @description Sets the password the user signs in with (POST /v1/sessions); never returned. Changing it ends the user's sessions */
             password?: string;
+        };
+        /**
+         * @example {
+         *       "name": "Open urgent tickets",
+         *       "shared": true,
+         *       "conditions": {
+         *         "all": [
+         *           {
+         *             "field": "status",
+         *             "operator": "in",
+         *             "value": [
+         *               "new",
+         *               "open"
+         *             ]
+         *           },
+         *           {
+         *             "field": "priority",
+         *             "operator": "is",
+         *             "value": "urgent"
+         *           }
+         *         ],
+         *         "any": []
+         *       },
+         *       "sort": {
+         *         "by": "created_at",
+         *         "order": "desc"
+         *       }
+         *     }
+         */
+        CreateViewRequest: {
+            name: string;
+            /** @description true: everyone of the organization with views:read sees it; false: only its owner (the caller) does */
+            shared: boolean;
+            /** @description At most 20 conditions per list; fields and operators: docs/api-behaviour.md, "Views and conditions". */
+            conditions: {
+                /** @description Every one must hold. */
+                all?: {
+                    /** @example status */
+                    field: string;
+                    /** @example in */
+                    operator: string;
+                    value: (string | number | boolean | null) | (string | number)[];
+                }[];
+                /** @description At least one must hold (when not empty). */
+                any?: {
+                    /** @example status */
+                    field: string;
+                    /** @example in */
+                    operator: string;
+                    value: (string | number | boolean | null) | (string | number)[];
+                }[];
+            };
+            /** @description The order of the view's tickets; ties broken by ticket_number in the same order */
+            sort?: {
+                /**
+                 * @description priority sorts low < medium < high < urgent; tickets without a due date sort after those with one (asc)
+                 * @enum {string}
+                 */
+                by: "created_at" | "updated_at" | "priority" | "due_date" | "ticket_number";
+                /** @enum {string} */
+                order: "asc" | "desc";
+            };
         };
         /**
          * @example {
@@ -2277,7 +2437,7 @@ export interface components {
             /** @description A label for people; grants nothing */
             name?: string;
             /** @description resource:action scopes */
-            scopes?: ("tickets:read" | "tickets:write" | "tickets:delete" | "comments:read" | "comments:write" | "comments:delete" | "attachments:read" | "attachments:write" | "attachments:delete" | "customers:read" | "customers:write" | "customers:delete" | "teams:read" | "teams:write" | "teams:delete" | "users:read" | "users:write" | "users:delete" | "dashboard:read" | "events:read" | "webhooks:read" | "webhooks:write" | "webhooks:delete" | "fields:read" | "fields:write" | "fields:delete" | "mailboxes:read" | "mailboxes:write" | "mailboxes:delete")[];
+            scopes?: ("tickets:read" | "tickets:write" | "tickets:delete" | "comments:read" | "comments:write" | "comments:delete" | "attachments:read" | "attachments:write" | "attachments:delete" | "customers:read" | "customers:write" | "customers:delete" | "teams:read" | "teams:write" | "teams:delete" | "users:read" | "users:write" | "users:delete" | "dashboard:read" | "events:read" | "webhooks:read" | "webhooks:write" | "webhooks:delete" | "fields:read" | "fields:write" | "fields:delete" | "mailboxes:read" | "mailboxes:write" | "mailboxes:delete" | "views:read" | "views:write" | "views:delete")[];
             /**
              * Format: uuid
              * @description The user (agent) the key is issued to; must be a user of the organization
@@ -2482,6 +2642,45 @@ export interface components {
         };
         /**
          * @example {
+         *       "name": "Urgent tickets"
+         *     }
+         */
+        UpdateViewRequest: {
+            name?: string;
+            /** @description true: everyone of the organization with views:read sees it; false: only its owner (the caller) does */
+            shared?: boolean;
+            /** @description At most 20 conditions per list; fields and operators: docs/api-behaviour.md, "Views and conditions". */
+            conditions?: {
+                /** @description Every one must hold. */
+                all?: {
+                    /** @example status */
+                    field: string;
+                    /** @example in */
+                    operator: string;
+                    value: (string | number | boolean | null) | (string | number)[];
+                }[];
+                /** @description At least one must hold (when not empty). */
+                any?: {
+                    /** @example status */
+                    field: string;
+                    /** @example in */
+                    operator: string;
+                    value: (string | number | boolean | null) | (string | number)[];
+                }[];
+            };
+            /** @description The order of the view's tickets; ties broken by ticket_number in the same order */
+            sort?: {
+                /**
+                 * @description priority sorts low < medium < high < urgent; tickets without a due date sort after those with one (asc)
+                 * @enum {string}
+                 */
+                by: "created_at" | "updated_at" | "priority" | "due_date" | "ticket_number";
+                /** @enum {string} */
+                order: "asc" | "desc";
+            };
+        };
+        /**
+         * @example {
          *       "status": "paused"
          *     }
          */
@@ -2548,6 +2747,61 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        View: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            shared: boolean;
+            /**
+             * Format: uuid
+             * @description The user a personal view belongs to; null for a shared view
+             */
+            owner_user_id: string | null;
+            conditions: {
+                all: {
+                    /** @example status */
+                    field: string;
+                    /** @example in */
+                    operator: string;
+                    value: (string | number | boolean | null) | (string | number)[];
+                }[];
+                any: {
+                    /** @example status */
+                    field: string;
+                    /** @example in */
+                    operator: string;
+                    value: (string | number | boolean | null) | (string | number)[];
+                }[];
+            };
+            /** @description The order of the view's tickets; ties broken by ticket_number in the same order */
+            sort: {
+                /**
+                 * @description priority sorts low < medium < high < urgent; tickets without a due date sort after those with one (asc)
+                 * @enum {string}
+                 */
+                by: "created_at" | "updated_at" | "priority" | "due_date" | "ticket_number";
+                /** @enum {string} */
+                order: "asc" | "desc";
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        ViewCounts: {
+            /**
+             * Format: date-time
+             * @description When the counts were taken (they may be up to 30 seconds old)
+             */
+            counted_at: string;
+            views: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                /** @description null when the view names "me" and the caller has no user */
+                count: number | null;
+            }[];
         };
         /**
          * @example {
@@ -4764,6 +5018,337 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    listViews: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 500 */
+                limit?: number;
+                /** @description Records to skip (same as skip), 0 to 100,000; to reach further, narrow the list with filters */
+                offset?: number;
+                /** @description Records to skip (same as offset), 0 to 100,000; to reach further, narrow the list with filters */
+                skip?: number;
+                /** @description Keyset paging: the opaque cursor from the `Link: <...>; rel="next"` header of the previous page; the page starts right after that page's last item, so items added or removed meanwhile are neither skipped nor repeated. Not with offset/skip. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The next page of the list (`<...>; rel="next"`, its `cursor` filled in), sent when this page is full */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["View"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    createView: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer without doing the work again; with another body it is 422; while the first is still running, 409. 1 to 255 visible ASCII characters, e.g. a fresh UUID per operation; a quoted string ("...") names the same key as without quotes. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Open urgent tickets",
+                 *       "shared": true,
+                 *       "conditions": {
+                 *         "all": [
+                 *           {
+                 *             "field": "status",
+                 *             "operator": "in",
+                 *             "value": [
+                 *               "new",
+                 *               "open"
+                 *             ]
+                 *           },
+                 *           {
+                 *             "field": "priority",
+                 *             "operator": "is",
+                 *             "value": "urgent"
+                 *           }
+                 *         ],
+                 *         "any": []
+                 *       },
+                 *       "sort": {
+                 *         "by": "created_at",
+                 *         "order": "desc"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateViewRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this answer is the stored answer of an earlier request with the same Idempotency-Key (a secret it held shown once is null) */
+                    "Idempotent-Replayed"?: "true";
+                    Location: components["headers"]["CreatedLocation"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["View"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    listViewCounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ViewCounts"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    getView: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the copy the client holds: 304 Not Modified (no body) while it is still current */
+                "if-none-match"?: string;
+            };
+            path: {
+                view_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The version of this representation: send it back in If-None-Match (GET) or If-Match (PATCH, DELETE) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["View"];
+                };
+            };
+            /** @description Not Modified: the copy named in If-None-Match is current (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    deleteView: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                view_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    updateView: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                view_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Urgent tickets"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateViewRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The version of this representation: send it back in If-None-Match (GET) or If-Match (PATCH, DELETE) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["View"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    listViewTickets: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 500 */
+                limit?: number;
+                /** @description Records to skip (same as skip), 0 to 100,000; to reach further, narrow the list with filters */
+                offset?: number;
+                /** @description Records to skip (same as offset), 0 to 100,000; to reach further, narrow the list with filters */
+                skip?: number;
+                /** @description Keyset paging: the opaque cursor from the `Link: <...>; rel="next"` header of the previous page; the page starts right after that page's last item, so items added or removed meanwhile are neither skipped nor repeated. Not with offset/skip. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                view_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The next page of the list (`<...>; rel="next"`, its `cursor` filled in), sent when this page is full */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ticket"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];

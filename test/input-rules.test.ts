@@ -71,6 +71,8 @@ function validBody(op: Operation): { payload?: string | Buffer; contentType?: st
     'POST /v1/sessions': { email: 'agent@example.com', password: 'not the password' },
     'POST /v1/mailboxes': { address: `m-${unique}@example.com`, name: 'M' },
     'PATCH /v1/mailboxes/{mailbox_id}': { name: 'M' },
+    'POST /v1/views': { name: 'V', shared: true, conditions: {} },
+    'PATCH /v1/views/{view_id}': { name: 'V' },
   };
   if (label(op) === 'POST /v1/tickets/{ticket_id}/attachments') {
     const { payload, contentType } = multipartBody([{ name: 'file', filename: 'a.txt', type: 'text/plain', data: 'x' }]);

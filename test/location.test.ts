@@ -42,6 +42,8 @@ describe('Location on 201', () => {
     await expectLocation(await post('/v1/api-keys', { name: 'location key', role: 'readonly' }), '/v1/api-keys');
     await expectLocation(await post('/v1/webhooks', { url: 'https://hooks.example.com/location', events: ['*'] }), '/v1/webhooks');
     await expectLocation(await post('/v1/ticket-fields', { key: 'location', label: 'Location', type: 'text' }), '/v1/ticket-fields');
+    await expectLocation(await post('/v1/views', { name: 'Location', shared: true, conditions: {} }), '/v1/views');
+    await expectLocation(await post('/v1/mailboxes', { address: 'location@example.com', name: 'Location' }), '/v1/mailboxes');
     await expectLocation(await post(`/v1/tickets/${ticketId}/comments`, { body: 'Here' }), `/v1/tickets/${ticketId}/comments`);
     await expectLocation(await upload(t, ticketId, 'where.txt', 'text/plain', 'here'), `/v1/tickets/${ticketId}/attachments`);
   });
@@ -88,6 +90,7 @@ describe('Location on 201', () => {
       '/v1/tickets/{ticket_id}/attachments',
       '/v1/tickets/{ticket_id}/comments',
       '/v1/users',
+      '/v1/views',
       '/v1/webhooks',
     ]);
   });

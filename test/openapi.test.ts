@@ -481,6 +481,7 @@ describe('what client generators need', () => {
     const webhook = await send('POST /v1/webhooks', {});
     const field = await send('POST /v1/ticket-fields', {});
     const mailbox = await send('POST /v1/mailboxes', {});
+    const view = await send('POST /v1/views', {});
     const comment = await send('POST /v1/tickets/{ticket_id}/comments', { ticket_id: ticket.id });
     const token = await t.request({ method: 'POST', url: `/v1/tickets/${ticket.id}/tracking-token` });
     const ids = {
@@ -492,6 +493,7 @@ describe('what client generators need', () => {
       webhook_id: webhook.id,
       field_id: field.id,
       mailbox_id: mailbox.id,
+      view_id: view.id,
       comment_id: comment.id,
       tracking_token: token.json<{ tracking_token: string }>().tracking_token,
     };

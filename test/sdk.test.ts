@@ -110,6 +110,16 @@ describe('the typed SDK drives every operation of a live server', () => {
     ).custom_fields.plan;
     expect(plan).toBe('pro');
     expect((await api.DELETE('/v1/ticket-fields/{field_id}', { params: { path: fieldPath } })).response.status).toBe(204);
+    // Views: conditions typed in the body; the view's tickets and every view's count.
+    const view = ok(await api.POST('/v1/views', { body: { name: 'VIP', shared: true, conditions: { all: [{ field: 'tags', operator: 'includes_all', value: ['vip'] }] } } }));
+    const viewPath = { view_id: view.id };
+    expect(ok(await api.GET('/v1/views/{view_id}/tickets', { params: { path: viewPath } })).map((tk) => tk.id)).toEqual([ticket.id]);
+    const counted: number | null | undefined = ok(await api.GET('/v1/views/counts')).views.find((v) => v.id === view.id)?.count;
+    expect(counted).toBe(1);
+    expect(ok(await api.PATCH('/v1/views/{view_id}', { params: { path: viewPath }, body: { name: 'VIPs' } })).name).toBe('VIPs');
+    expect(ok(await api.GET('/v1/views/{view_id}', { params: { path: viewPath } })).sort).toEqual({ by: 'created_at', order: 'desc' });
+    expect(ok(await api.GET('/v1/views')).map((v) => v.id)).toEqual([view.id]);
+    expect((await api.DELETE('/v1/views/{view_id}', { params: { path: viewPath } })).response.status).toBe(204);
     const token = ok(await api.POST('/v1/tickets/{ticket_id}/tracking-token', { params: { path } })).tracking_token;
     // Null only for keys without tickets:write, and in replays: this key holds it, and it is no replay.
     if (token === null) throw new Error('the rotation answered without the token');

@@ -3,7 +3,7 @@ export const RESOURCES = ['tickets', 'comments', 'attachments', 'customers', 'te
 /**
  * Every scope: each resource's read, write and delete and the dashboard's read, in a stable order;
  * then the event and webhook scopes (the change feed has only a read scope; webhooks are managed
- * like a resource), then the custom ticket field definitions' and the email channel's mailboxes.
+ * like a resource), then the custom ticket field definitions', the email channel's mailboxes and saved views.
  */
 export const ALL_SCOPES = [
   ...RESOURCES.flatMap((r) => [`${r}:read`, `${r}:write`, `${r}:delete`] as const),
@@ -18,6 +18,9 @@ export const ALL_SCOPES = [
   'mailboxes:read',
   'mailboxes:write',
   'mailboxes:delete',
+  'views:read',
+  'views:write',
+  'views:delete',
 ] as const;
 
 export type Scope = (typeof ALL_SCOPES)[number];

@@ -1,10 +1,15 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { Bool, NullableTimestamp, Timestamp } from './column-types.js';
 import type { MailboxesTable, MailMessagesTable, MailOutboxTable } from './types.mail.js';
+import type { TicketFieldsTable, TicketFieldValuesTable, ViewsTable } from './types.workflow.js';
 
-/** Table types (their column conventions: column-types.ts); the email channel's are in types.mail.ts. */
+/**
+ * Table types (their column conventions: column-types.ts); the email channel's are in
+ * types.mail.ts, custom fields' and views' in types.workflow.ts.
+ */
 
 export type { MailboxesTable, MailMessagesTable, MailOutboxTable } from './types.mail.js';
+export type { TicketFieldsTable, TicketFieldValuesTable, ViewsTable } from './types.workflow.js';
 
 export interface OrganizationsTable {
   id: string;
@@ -134,31 +139,6 @@ export interface TicketsTable {
   channel: ColumnType<Channel, Channel | undefined, Channel>;
   /** JSON: the `email` block of a ticket opened by mail (migration 0026_add_email_channel). */
   email: ColumnType<string | null, string | null | undefined, string | null>;
-}
-
-/** A custom ticket field of an organization (docs/api-behaviour.md, Custom fields). */
-export interface TicketFieldsTable {
-  id: string;
-  organization_id: string;
-  key: string;
-  label: string;
-  type: 'text' | 'number' | 'date' | 'checkbox' | 'dropdown' | 'multiselect';
-  /** JSON array of strings (dropdown, multiselect), else null. */
-  options: string | null;
-  required: number;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
-
-/** One value of one custom field of one ticket (one row per option of a multiselect). */
-export interface TicketFieldValuesTable {
-  id: string;
-  organization_id: string;
-  field_id: string;
-  ticket_id: string;
-  ticket_number: number;
-  value_text: string | null;
-  value_number: number | null;
 }
 
 /** One tag of one ticket (docs/api-behaviour.md, Tags). */
@@ -350,6 +330,7 @@ export interface Database {
   tag_counts: TagCountsTable;
   ticket_fields: TicketFieldsTable;
   ticket_field_values: TicketFieldValuesTable;
+  views: ViewsTable;
   comments: CommentsTable;
   attachments: AttachmentsTable;
   attachment_blobs: AttachmentBlobsTable;

@@ -19,6 +19,7 @@ export interface Seeded {
   /** A custom ticket field (text, not required). */
   fieldId: string;
   mailboxId: string;
+  viewId: string;
   /** A path of a signed download of the attachment (`/storage/...?expires=...&signature=...`). */
   signedPath: string;
 }
@@ -76,9 +77,13 @@ export async function seedRecords(t: TestApp): Promise<Seeded> {
   const hooks = await t.request({ method: 'GET', url: '/v1/webhooks?limit=1' });
   expect(hooks.statusCode, hooks.body).toBe(200);
   const webhookId = hooks.json<{ id: string }[]>()[0]?.id ?? (await created(t, '/v1/webhooks', { url: 'https://hooks.example.com/seeded', events: ['*'] }));
+  // An organization holds at most MAX_VIEWS_PER_ORG views: suites that seed again reuse the first.
+  const views = await t.request({ method: 'GET', url: '/v1/views?limit=1' });
+  expect(views.statusCode, views.body).toBe(200);
+  const viewId = views.json<{ id: string }[]>()[0]?.id ?? (await created(t, '/v1/views', { name: 'Seeded', shared: true, conditions: {} }));
   const download = await t.request({ method: 'GET', url: `/v1/tickets/${ticketId}/attachments/${attachmentId}/download` });
   const signed = new URL(download.json<{ signed_url: string }>().signed_url);
-  return { ticketId, trackingToken, customerId, commentId, attachmentId, teamId, userId, memberId, keyId, webhookId, fieldId, mailboxId, signedPath: `${signed.pathname}${signed.search}` };
+  return { ticketId, trackingToken, customerId, commentId, attachmentId, teamId, userId, memberId, keyId, webhookId, fieldId, mailboxId, viewId, signedPath: `${signed.pathname}${signed.search}` };
 }
 
 /** The values path parameters take for the seeded records, by parameter name. */
@@ -95,6 +100,7 @@ export function pathValues(seeded: Seeded): Record<string, string> {
     webhook_id: seeded.webhookId,
     field_id: seeded.fieldId,
     mailbox_id: seeded.mailboxId,
+    view_id: seeded.viewId,
     // No delivery is made without a worker and a receiver; routes that take one check their query
     // and the webhook before the delivery, so an id that names none serves them.
     delivery_id: '00000000-0000-4000-8000-000000000000',

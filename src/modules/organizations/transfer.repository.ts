@@ -163,6 +163,12 @@ export const TRANSFER_TABLES: readonly TransferTable[] = [
     key: ['id'],
     columns: { id: text, organization_id: text, field_id: text, ticket_id: text, ticket_number: integer, value_text: text, value_number: number },
   },
+  // Saved views, shared and personal (docs/api-behaviour.md, Views and conditions).
+  {
+    table: 'views',
+    key: ['id'],
+    columns: { id: text, organization_id: text, name: text, owner_user_id: text, conditions: text, sort_by: text, sort_order: text, created_at: text, updated_at: text },
+  },
   {
     table: 'comments',
     key: ['id'],

@@ -1,0 +1,42 @@
+import type { Timestamp } from './column-types.js';
+
+/** The tables of custom fields and views (src/db/types.ts assembles them into Database). */
+
+/** A custom ticket field of an organization (docs/api-behaviour.md, Custom fields). */
+export interface TicketFieldsTable {
+  id: string;
+  organization_id: string;
+  key: string;
+  label: string;
+  type: 'text' | 'number' | 'date' | 'checkbox' | 'dropdown' | 'multiselect';
+  /** JSON array of strings (dropdown, multiselect), else null. */
+  options: string | null;
+  required: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A saved view (docs/api-behaviour.md, Views and conditions); personal when `owner_user_id` is set. */
+export interface ViewsTable {
+  id: string;
+  organization_id: string;
+  name: string;
+  owner_user_id: string | null;
+  /** JSON: `{ all, any }` (src/modules/views/conditions.ts). */
+  conditions: string;
+  sort_by: 'created_at' | 'updated_at' | 'priority' | 'due_date' | 'ticket_number';
+  sort_order: 'asc' | 'desc';
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** One value of one custom field of one ticket (one row per option of a multiselect). */
+export interface TicketFieldValuesTable {
+  id: string;
+  organization_id: string;
+  field_id: string;
+  ticket_id: string;
+  ticket_number: number;
+  value_text: string | null;
+  value_number: number | null;
+}

@@ -1,0 +1,59 @@
+import { CompiledQuery, sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../../test/helpers/test-app.js';
+import type { Conditions } from './conditions.js';
+import { compileConditions } from './conditions.compile.js';
+import { viewTicketsQuery, type ViewSort } from './views.repository.js';
+
+/**
+ * A view's query reads tickets through an index led by the organization, and tags and custom
+ * fields through their own indexes' seeks, never by scanning a table (cf. test/query-plan.test.ts).
+ */
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+async function plan(conditions: Required<Conditions>, sort: ViewSort): Promise<string> {
+  const where = compileConditions(conditions, { organizationId: t.org.id, me: null, fieldIds: new Map([['plan', 'f']]), now: new Date() });
+  const query = viewTicketsQuery(t.store.db, t.org.id, where, sort, { limit: 100, offset: 0 }).compile();
+  if (t.store.dialect === 'postgres') {
+    // The tables are tiny: with sequential scans off, the plan shows which index can serve the query.
+    return t.store.db.connection().execute(async (conn) => {
+      await sql`set enable_seqscan = off`.execute(conn);
+      try {
+        const rows = (await conn.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`explain (costs off) ${query.sql}`, [...query.parameters]))).rows;
+        return rows.map((r) => r['QUERY PLAN']).join('\n');
+      } finally {
+        await sql`reset enable_seqscan`.execute(conn);
+      }
+    });
+  }
+  const rows = (await t.store.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]))).rows;
+  return rows.map((r) => r.detail).join('\n');
+}
+
+const cases: Array<[string, Required<Conditions>, ViewSort]> = [
+  ['no condition, newest first', { all: [], any: [] }, { by: 'ticket_number', order: 'desc' }],
+  ['status, by priority', { all: [{ field: 'status', operator: 'in', value: ['new', 'open'] }], any: [] }, { by: 'priority', order: 'desc' }],
+  ['tags and a custom field', { all: [{ field: 'tags', operator: 'includes_all', value: ['a', 'b'] }], any: [{ field: 'custom_fields.plan', operator: 'is', value: 'pro' }] }, { by: 'created_at', order: 'asc' }],
+];
+
+describe('views: query plans', () => {
+  it.each(cases)('%s: no table scan', async (_name, conditions, sort) => {
+    const text = await plan(conditions, sort);
+    if (t.store.dialect === 'postgres') {
+      expect(text).not.toMatch(/Seq Scan/);
+    } else {
+      expect(text).toMatch(/SEARCH tickets USING (COVERING )?INDEX \w+ \(organization_id=\?/);
+      expect(text).not.toMatch(/SCAN (tickets|ticket_tags|ticket_field_values)\b/);
+    }
+    // SQLite names the primary key's index sqlite_autoindex_ticket_tags_1.
+    const tagSeek = t.store.dialect === 'postgres' ? /ticket_tags_pkey/ : /SEARCH ticket_tags USING COVERING INDEX \w+ \(organization_id=\? AND tag=\? AND ticket_number=\?\)/;
+    if (conditions.all.some((c) => c.field === 'tags')) expect(text).toMatch(tagSeek);
+    if (conditions.any.length > 0) expect(text).toMatch(/ticket_field_values_text_idx/);
+  });
+});

@@ -1,0 +1,168 @@
+import { randomUUID } from 'node:crypto';
+import type { Updateable } from 'kysely';
+import type { AuthContext } from '../../auth/auth-context.js';
+import type { Config } from '../../config.js';
+import type { Store } from '../../db/store.js';
+import type { ViewsTable } from '../../db/types.js';
+import { errors } from '../../errors.js';
+import { assertBelowCap } from '../../limits/collection-caps.js';
+import type { Executor } from '../../shared/executor.js';
+import type { Page, SortKey } from '../../shared/pagination.js';
+import { nowIso, toIso } from '../../shared/time.js';
+import { ticketFieldsByKey } from '../ticket-fields/ticket-fields.repository.js';
+import { optionsOf } from '../ticket-fields/ticket-fields.values.js';
+import { presentTicket } from '../tickets/tickets.service.js';
+import type { Ticket } from '../tickets/tickets.schemas.js';
+import { checkConditions, usesMe, type ConditionField, type Conditions } from './conditions.js';
+import { compileConditions } from './conditions.compile.js';
+import * as repo from './views.repository.js';
+import type { CreateViewBody, UpdateViewBody, View, ViewCounts } from './views.schemas.js';
+
+export interface ViewDeps {
+  store: Store;
+  config: Config;
+}
+
+const DEFAULT_SORT = { by: 'created_at', order: 'desc' } as const;
+
+export function presentView(row: repo.ViewRow): View {
+  return {
+    id: row.id,
+    name: row.name,
+    shared: row.owner_user_id === null,
+    owner_user_id: row.owner_user_id,
+    conditions: JSON.parse(row.conditions) as View['conditions'],
+    sort: { by: row.sort_by, order: row.sort_order },
+    created_at: toIso(row.created_at),
+    updated_at: toIso(row.updated_at),
+  };
+}
+
+/** The organization's custom fields as conditions check them. */
+async function conditionFields(db: Executor, organizationId: string): Promise<Map<string, ConditionField>> {
+  const rows = await ticketFieldsByKey(db, organizationId);
+  return new Map([...rows].map(([key, f]) => [key, { id: f.id, type: f.type, options: optionsOf(f) }]));
+}
+
+/** Checked conditions as stored; "me" needs a user behind the request. */
+async function checked(db: Executor, auth: AuthContext, conditions: Conditions): Promise<string> {
+  if (usesMe(conditions) && auth.holderUserId === null) throw meWithoutUser('body.conditions');
+  return JSON.stringify(checkConditions(conditions, 'body.conditions', await conditionFields(db, auth.organizationId)));
+}
+
+const meWithoutUser = (at: string) =>
+  errors.invalidField(at, `assigned_user_id "me" needs a user behind the request: sign in, or use an API key with a holder user`);
+
+/** A personal view's owner: the caller's user; a caller without one may create only shared views. */
+function ownerOf(auth: AuthContext, shared: boolean): string | null {
+  if (shared) return null;
+  if (auth.holderUserId === null) throw errors.invalidField('body.shared', 'a personal view belongs to a user: this API key has no holder user, so create a shared view');
+  return auth.holderUserId;
+}
+
+export async function createView(deps: ViewDeps, auth: AuthContext, body: CreateViewBody): Promise<View> {
+  const owner = ownerOf(auth, body.shared);
+  return deps.store.db.transaction().execute(async (trx) => {
+    await assertBelowCap(trx, auth.organizationId, { collection: 'views', max: deps.config.caps.views, setting: 'MAX_VIEWS_PER_ORG', noun: 'views', remedy: 'delete one first' }, repo.countViews);
+    const now = nowIso();
+    const sort = body.sort ?? DEFAULT_SORT;
+    const row = {
+      id: randomUUID(),
+      organization_id: auth.organizationId,
+      name: body.name,
+      owner_user_id: owner,
+      conditions: await checked(trx, auth, body.conditions),
+      sort_by: sort.by,
+      sort_order: sort.order,
+      created_at: now,
+      updated_at: now,
+    };
+    await repo.insertView(trx, row);
+    return presentView(row);
+  });
+}
+
+async function getRow(db: Executor, auth: AuthContext, id: string): Promise<repo.ViewRow> {
+  const row = await repo.findView(db, auth.organizationId, id, auth.holderUserId);
+  if (!row) throw errors.notFound('View');
+  return row;
+}
+
+export async function getView(deps: ViewDeps, auth: AuthContext, id: string): Promise<View> {
+  return presentView(await getRow(deps.store.db, auth, id));
+}
+
+export async function listViews(deps: ViewDeps, auth: AuthContext, page: Page): Promise<View[]> {
+  return (await repo.listViews(deps.store.db, auth.organizationId, auth.holderUserId, page)).map(presentView);
+}
+
+export async function updateView(deps: ViewDeps, auth: AuthContext, id: string, body: UpdateViewBody): Promise<View> {
+  return deps.store.db.transaction().execute(async (trx) => {
+    const current = await getRow(trx, auth, id);
+    const changes: Updateable<ViewsTable> = { updated_at: nowIso() };
+    if (body.name !== undefined) changes.name = body.name;
+    if (body.shared !== undefined && body.shared !== (current.owner_user_id === null)) changes.owner_user_id = ownerOf(auth, body.shared);
+    if (body.conditions !== undefined) changes.conditions = await checked(trx, auth, body.conditions);
+    if (body.sort !== undefined) [changes.sort_by, changes.sort_order] = [body.sort.by, body.sort.order];
+    await repo.updateView(trx, auth.organizationId, id, changes);
+    return presentView({ ...current, ...changes });
+  });
+}
+
+export async function deleteView(deps: ViewDeps, auth: AuthContext, id: string): Promise<void> {
+  await getRow(deps.store.db, auth, id);
+  await repo.deleteView(deps.store.db, auth.organizationId, id);
+}
+
+/** The where-expression of a stored view for this caller, or null when it names "me" and the caller has no user. */
+async function whereOf(db: Executor, auth: AuthContext, row: repo.ViewRow, fieldIds?: Map<string, string>) {
+  const conditions = JSON.parse(row.conditions) as Required<Conditions>;
+  if (usesMe(conditions) && auth.holderUserId === null) return null;
+  const ids = fieldIds ?? new Map([...(await conditionFields(db, auth.organizationId))].map(([k, f]) => [k, f.id]));
+  return compileConditions(conditions, { organizationId: auth.organizationId, me: auth.holderUserId, fieldIds: ids, now: new Date() });
+}
+
+/** A view's order for keyset paging: its sort value, then the ticket number. */
+export function viewOrder(sort: View['sort']): SortKey<Ticket> {
+  const of = (t: Ticket): [string | number, number] => {
+    switch (sort.by) {
+      case 'priority':
+        return [['low', 'medium', 'high', 'urgent'].indexOf(t.priority) + 1, t.ticket_number];
+      case 'due_date':
+        return [t.due_date ?? repo.NO_DUE_DATE, t.ticket_number];
+      case 'ticket_number':
+        return [t.ticket_number, t.ticket_number];
+      default:
+        return [t[sort.by], t.ticket_number];
+    }
+  };
+  const first = sort.by === 'priority' || sort.by === 'ticket_number' ? 'number' : 'text';
+  return { columns: [sort.by, 'ticket_number'], types: [first, 'number'], direction: sort.order, of };
+}
+
+export async function viewTickets(deps: ViewDeps, auth: AuthContext, id: string, page: Page): Promise<{ tickets: Ticket[]; order: SortKey<Ticket> }> {
+  const db = deps.store.db;
+  const row = await getRow(db, auth, id);
+  const order = viewOrder({ by: row.sort_by, order: row.sort_order });
+  if (page.after && (page.after.length !== 2 || page.after.some((v, i) => typeof v !== (order.types[i] === 'text' ? 'string' : 'number')))) {
+    throw errors.invalidField('query.cursor', 'is not a cursor of this view: use the one from the Link header of the previous page');
+  }
+  const where = await whereOf(db, auth, row);
+  if (where === null) throw meWithoutUser('conditions');
+  const rows = await repo.viewTickets(db, auth.organizationId, where, { by: row.sort_by, order: row.sort_order }, page);
+  return { tickets: rows.map(presentTicket), order };
+}
+
+/** Every view the caller sees with its count of tickets, in one answer. */
+export async function viewCounts(deps: ViewDeps, auth: AuthContext): Promise<ViewCounts> {
+  const db = deps.store.db;
+  const rows = await repo.listViews(db, auth.organizationId, auth.holderUserId, { limit: deps.config.caps.views, offset: 0 });
+  const fieldIds = new Map([...(await conditionFields(db, auth.organizationId))].map(([k, f]) => [k, f.id]));
+  const countedAt = nowIso();
+  const views = [];
+  for (const row of rows) {
+    const where = await whereOf(db, auth, row, fieldIds);
+    views.push({ id: row.id, name: row.name, count: where === null ? null : await repo.countTickets(db, auth.organizationId, where) });
+  }
+  return { counted_at: countedAt, views };
+}
