@@ -233,16 +233,17 @@ describe('mailboxes: scopes', () => {
     const scratch = await buildTestApp();
     try {
       const migrator = new Migrator({ db: scratch.store.db, provider: { getMigrations: () => Promise.resolve(migrations) } });
-      expect((await migrator.migrateTo('0019_batch_postgres_search_index_inserts')).error).toBeUndefined();
-      const old = ALL_SCOPES.filter((s) => !s.startsWith('mailboxes:'));
+      // Just before the mailboxes' migration: keys then held every scope but those it and later ones add.
+      expect((await migrator.migrateTo('0024_create_ticket_fields')).error).toBeUndefined();
+      const old = ALL_SCOPES.filter((s) => !s.startsWith('mailboxes:') && !s.startsWith('views:'));
       const oldRead = old.filter((s) => s.endsWith(':read'));
       const unrestricted = await scratch.org.key({ scopes: [...old] });
       const restricted = await scratch.org.key({ scopes: ['tickets:read', 'tickets:write'] });
       const readonly = await scratch.org.key({ role: 'readonly', scopes: oldRead });
       const narrowReadonly = await scratch.org.key({ role: 'readonly', scopes: ['tickets:read'] });
-      expect((await migrator.migrateToLatest()).error).toBeUndefined();
+      expect((await migrator.migrateTo('0025_create_mailboxes')).error).toBeUndefined();
       const scopesOf = async (key: string) => (await scratch.request({ method: 'GET', url: '/v1/test', key })).json<{ scopes: string[] }>().scopes;
-      expect(await scopesOf(unrestricted)).toEqual([...ALL_SCOPES]);
+      expect(await scopesOf(unrestricted)).toEqual([...old, 'mailboxes:read', 'mailboxes:write', 'mailboxes:delete']);
       expect(await scopesOf(restricted)).toEqual(['tickets:read', 'tickets:write']);
       expect(await scopesOf(readonly)).toEqual([...oldRead, 'mailboxes:read']);
       expect(await scopesOf(narrowReadonly)).toEqual(['tickets:read']);
