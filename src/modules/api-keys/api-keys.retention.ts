@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { deleteOldApiKeys } from '../../auth/keys.repository.js';
 import type { Store } from '../../db/store.js';
 import { logFailure } from '../../http/error-handler.js';
+import { startPeriodicJob } from '../../shared/periodic-job.js';
 import type { Executor } from '../../shared/executor.js';
 
 /**
@@ -37,25 +38,12 @@ export interface KeyRetentionDeps {
 export function startApiKeyRetention(deps: KeyRetentionDeps): { stop(): Promise<void> } {
   const days = deps.config.apiKeysRetentionDays;
   if (days === 0) return { stop: async () => undefined };
-  let running: Promise<void> | null = null;
-  const sweep = () => {
-    if (running) return;
-    running = pruneApiKeys(deps.store.db, new Date(Date.now() - days * DAY_MS).toISOString())
-      .then(
-        (deleted) => {
-          if (deleted > 0) deps.log.info({ deleted, retentionDays: days }, 'revoked and expired API keys pruned');
-        },
-        (error: unknown) => logFailure(deps.log, error, 'pruning revoked and expired API keys failed'),
-      )
-      .finally(() => (running = null));
-  };
-  const first = setTimeout(sweep, FIRST_SWEEP_MS).unref();
-  const interval = setInterval(sweep, SWEEP_INTERVAL_MS).unref();
-  return {
-    async stop() {
-      clearTimeout(first);
-      clearInterval(interval);
-      await running;
-    },
-  };
+  const sweep = () =>
+    pruneApiKeys(deps.store.db, new Date(Date.now() - days * DAY_MS).toISOString()).then(
+      (deleted) => {
+        if (deleted > 0) deps.log.info({ deleted, retentionDays: days }, 'revoked and expired API keys pruned');
+      },
+      (error: unknown) => logFailure(deps.log, error, 'pruning revoked and expired API keys failed'),
+    );
+  return startPeriodicJob(sweep, { firstMs: FIRST_SWEEP_MS, everyMs: SWEEP_INTERVAL_MS });
 }

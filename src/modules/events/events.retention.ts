@@ -5,6 +5,7 @@ import { toIso } from '../../shared/time.js';
 import { oldestPositionNeeded } from '../webhooks/webhooks.repository.js';
 import { deleteEventsThrough, oldestEvents, organizationsWithEvents } from './events.repository.js';
 import { logFailure } from '../../http/error-handler.js';
+import { startPeriodicJob } from '../../shared/periodic-job.js';
 
 /**
  * Retention of the event log (EVENTS_RETENTION_DAYS, default 30; 0 keeps everything): events older
@@ -51,25 +52,12 @@ export interface RetentionDeps {
 export function startEventRetention(deps: RetentionDeps): { stop(): Promise<void> } {
   const days = deps.config.eventsRetentionDays;
   if (days === 0) return { stop: async () => undefined };
-  let running: Promise<void> | null = null;
-  const sweep = () => {
-    if (running) return;
-    running = pruneEvents(deps.store.db, new Date(Date.now() - days * DAY_MS).toISOString())
-      .then(
-        (deleted) => {
-          if (deleted > 0) deps.log.info({ deleted, retentionDays: days }, 'old events pruned');
-        },
-        (error: unknown) => logFailure(deps.log, error, 'pruning old events failed'),
-      )
-      .finally(() => (running = null));
-  };
-  const first = setTimeout(sweep, FIRST_SWEEP_MS).unref();
-  const interval = setInterval(sweep, SWEEP_INTERVAL_MS).unref();
-  return {
-    async stop() {
-      clearTimeout(first);
-      clearInterval(interval);
-      await running;
-    },
-  };
+  const sweep = () =>
+    pruneEvents(deps.store.db, new Date(Date.now() - days * DAY_MS).toISOString()).then(
+      (deleted) => {
+        if (deleted > 0) deps.log.info({ deleted, retentionDays: days }, 'old events pruned');
+      },
+      (error: unknown) => logFailure(deps.log, error, 'pruning old events failed'),
+    );
+  return startPeriodicJob(sweep, { firstMs: FIRST_SWEEP_MS, everyMs: SWEEP_INTERVAL_MS });
 }
