@@ -75,7 +75,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < MAILS; i++) await call('POST', `/v1/tickets/${ticket.id as string}/comments`, { body: `Reply ${i}: the printer is fixed.`, is_internal: false });
     const log = { info: () => undefined, warn: () => undefined, error: () => undefined, level: 'silent' };
     const started = performance.now();
-    const outbox = startMailOutbox({ store, config, log });
+    const outbox = startMailOutbox({ store, blobs, config, log });
     for (;;) {
       const left = await store.db.selectFrom('mail_outbox').select(store.db.fn.countAll().as('n')).where('status', '!=', 'sent').executeTakeFirstOrThrow();
       if (Number(left.n) === 0) break;

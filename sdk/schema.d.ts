@@ -1303,6 +1303,8 @@ export interface components {
                 /** @description The mail server's words at the last failure */
                 last_error: string | null;
             } | null;
+            /** @description The ticket's attachments this comment carries; a public agent comment is mailed with them */
+            attachment_ids: string[];
         };
         /**
          * @example {
@@ -1349,6 +1351,8 @@ export interface components {
              * @description A user of the organization; absent means the key's holder, null means none
              */
             author_user_id?: string | null;
+            /** @description Attachments of this ticket (uploaded first) that the comment carries; a public one is mailed with them */
+            attachment_ids?: string[];
         };
         /**
          * @example {

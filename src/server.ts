@@ -89,7 +89,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     address = await app.listen({ host: config.host, port: config.port });
     jobs.push(
       startWebhookWorker({ store, config, log: app.log, onOutcome: metrics?.webhookOutcome }),
-      startMailOutbox({ store, config, log: app.log }),
+      startMailOutbox({ store, blobs, config, log: app.log }),
       startEventRetention({ store, config, log: app.log }),
       startApiKeyRetention({ store, config, log: app.log }),
       startDashboardCompaction({ store, config, log: app.log }),

@@ -174,6 +174,8 @@ export interface CommentsTable {
   email: ColumnType<string | null, string | null | undefined, string | null>;
   /** JSON: the `delivery` block of a comment sent out by mail (migration 0027_create_mail_outbox). */
   delivery: ColumnType<string | null, string | null | undefined, string | null>;
+  /** JSON: ids of the ticket's attachments the comment carries, null for none (migration 0036). */
+  attachment_ids: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface AttachmentsTable {

@@ -46,6 +46,19 @@ export async function deleteAttachment(db: Executor, organizationId: string, tic
   return Number(result.numDeletedRows) > 0;
 }
 
+/** Which of these ids are attachments of the ticket. */
+export async function attachmentIdsOfTicket(db: Executor, organizationId: string, ticketId: string, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('attachments')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('ticket_id', '=', ticketId)
+    .where('id', 'in', ids)
+    .execute();
+  return new Set(rows.map((r) => r.id));
+}
+
 /** Ids of the attachments of some tickets, so their stored bytes can be removed after the rows. */
 export async function attachmentIdsOfTickets(db: Executor, organizationId: string, ticketIds: string[]): Promise<string[]> {
   if (ticketIds.length === 0) return [];

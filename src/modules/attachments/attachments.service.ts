@@ -25,6 +25,7 @@ import {
 import type { UploadFingerprint } from '../../idempotency/idempotency.plugin.js';
 import { ALLOWED_TYPES, normalizeMimeType, SignatureCheck } from './file-types.js';
 import { storedFilename } from './filenames.js';
+import { dropAttachmentFromComments } from '../comments/comments.repository.js';
 
 export interface AttachmentDeps {
   store: Store;
@@ -258,6 +259,7 @@ async function removeAttachmentRow(deps: AttachmentDeps, organizationId: string,
     if (!current) return false;
     assertIfMatch(ifMatch, presentAttachment(current), 'The attachment');
     if (!(await deleteAttachmentRow(trx, organizationId, ticketId, id))) return false;
+    await dropAttachmentFromComments(trx, organizationId, ticketId, id);
     events.add({ type: 'attachment.deleted', resourceType: 'attachment', resourceId: id, ticketId, object: presentAttachment(current) });
     return true;
   });

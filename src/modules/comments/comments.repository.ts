@@ -5,7 +5,7 @@ import { CREATED_ASC, paged, type Page } from '../../shared/pagination.js';
 
 const COLUMNS = [
   'id', 'organization_id', 'ticket_id', 'body', 'is_internal', 'author_user_id', 'author_customer_id', 'created_at',
-  'updated_at', 'channel', 'email', 'delivery',
+  'updated_at', 'channel', 'email', 'delivery', 'attachment_ids',
 ] as const;
 
 export async function insertComment(db: Executor, row: Insertable<CommentsTable>): Promise<void> {
@@ -58,4 +58,27 @@ export async function deleteComment(db: Executor, organizationId: string, ticket
     .where('id', '=', id)
     .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
+}
+
+/**
+ * Takes a deleted attachment's id out of the comments of its ticket that carry it (the LIKE finds
+ * candidates through the ticket's comments; the JSON is filtered here, exactly).
+ */
+export async function dropAttachmentFromComments(db: Executor, organizationId: string, ticketId: string, attachmentId: string): Promise<void> {
+  const rows = await db
+    .selectFrom('comments')
+    .select(['id', 'attachment_ids'])
+    .where('organization_id', '=', organizationId)
+    .where('ticket_id', '=', ticketId)
+    .where('attachment_ids', 'like', `%${attachmentId}%`)
+    .execute();
+  for (const row of rows) {
+    const kept = (JSON.parse(row.attachment_ids ?? '[]') as string[]).filter((id) => id !== attachmentId);
+    await db
+      .updateTable('comments')
+      .set({ attachment_ids: kept.length === 0 ? null : JSON.stringify(kept) })
+      .where('organization_id', '=', organizationId)
+      .where('id', '=', row.id)
+      .execute();
+  }
 }

@@ -2,6 +2,9 @@ import { ChannelField, DeliveryField, EmailField } from '../mail/mail.schemas.js
 import { Type, type Static } from 'typebox';
 import { DateTime, named, Nullable, pageQuery, Uuid } from '../../shared/schemas.js';
 
+/** Attachments one comment can carry. */
+export const MAX_COMMENT_ATTACHMENTS = 10;
+
 const Body = Type.String({ minLength: 1, maxLength: 100_000 });
 const INTERNAL_NOTE = 'An internal note: the customer never sees it';
 const IsInternal = Type.Boolean({ description: INTERNAL_NOTE });
@@ -18,6 +21,7 @@ export const Comment = named('Comment', Type.Object({
   channel: ChannelField,
   email: EmailField,
   delivery: DeliveryField,
+  attachment_ids: Type.Array(Uuid(), { description: 'The ticket\'s attachments this comment carries; a public agent comment is mailed with them' }),
 }));
 export type Comment = Static<typeof Comment>;
 
@@ -30,6 +34,13 @@ export const CreateCommentBody = Type.Object(
     is_internal: Type.Optional(Type.Boolean({ default: false, description: INTERNAL_NOTE })),
     author_user_id: Type.Optional(
       Nullable(Uuid({ description: "A user of the organization; absent means the key's holder, null means none" })),
+    ),
+    attachment_ids: Type.Optional(
+      Type.Array(Uuid(), {
+        maxItems: MAX_COMMENT_ATTACHMENTS,
+        uniqueItems: true,
+        description: 'Attachments of this ticket (uploaded first) that the comment carries; a public one is mailed with them',
+      }),
     ),
   },
   { additionalProperties: false, examples: [{ body: 'Thanks for the report: we are looking into it.', is_internal: false }] },

@@ -13,6 +13,7 @@ import { toIso } from '../../shared/time.js';
 import { actorOf, changesBetween, withEvents, type Actor } from '../events/events.log.js';
 import { getTicketRow } from '../tickets/tickets.service.js';
 import { userExists } from '../users/users.repository.js';
+import { attachmentIdsOfTicket } from '../attachments/attachments.repository.js';
 import type { Comment, CreateCommentBody, UpdateCommentBody } from './comments.schemas.js';
 import {
   deleteComment as deleteCommentRow,
@@ -32,7 +33,7 @@ export interface CommentDeps {
 export type Commenter = Pick<AuthContext, 'organizationId' | 'holderUserId' | 'keyId'>;
 
 /** The public shape of a comment row. */
-export function presentComment(row: Omit<CommentRow, 'delivery'> & { delivery?: string | null }): Comment {
+export function presentComment(row: Omit<CommentRow, 'delivery' | 'attachment_ids'> & { delivery?: string | null; attachment_ids?: string | null }): Comment {
   return {
     id: row.id,
     ticket_id: row.ticket_id,
@@ -45,6 +46,7 @@ export function presentComment(row: Omit<CommentRow, 'delivery'> & { delivery?: 
     channel: row.channel,
     email: row.email === null ? null : (JSON.parse(row.email) as Comment['email']),
     delivery: row.delivery ? (JSON.parse(row.delivery) as Comment['delivery']) : null,
+    attachment_ids: row.attachment_ids ? (JSON.parse(row.attachment_ids) as string[]) : [],
   };
 }
 
@@ -85,6 +87,12 @@ export async function createComment(
   if (body.author_user_id && !(await userExists(db, organizationId, body.author_user_id))) {
     throw errors.invalidField('body.author_user_id', 'does not name a user of this organization');
   }
+  const attachmentIds = body.attachment_ids ?? [];
+  if (attachmentIds.length > 0) {
+    const found = await attachmentIdsOfTicket(db, organizationId, ticketId, attachmentIds);
+    const missing = attachmentIds.findIndex((id) => !found.has(id));
+    if (missing >= 0) throw errors.invalidField(`body.attachment_ids[${missing}]`, 'is not an attachment of this ticket: upload the file to the ticket first');
+  }
   // Strictly increasing, so comments made in the same millisecond still list in creation order.
   const now = creationTimeIso();
   const row = {
@@ -99,6 +107,7 @@ export async function createComment(
     updated_at: now,
     channel: 'api' as const,
     email: null,
+    attachment_ids: attachmentIds.length === 0 ? null : JSON.stringify(attachmentIds),
   } satisfies Insertable<CommentsTable>;
   const mailer = deps.mailer;
   return withEvents(db, organizationId, actorOf(caller), async (trx, events) => {

@@ -92,6 +92,20 @@ export async function finishAttempt(db: Executor, id: string, owner: string, cha
   return Number(result.numUpdatedRows) > 0;
 }
 
+/** The attachments a comment carries that still exist, in the comment's order. */
+export async function commentAttachments(db: Executor, organizationId: string, commentId: string) {
+  const comment = await db.selectFrom('comments').select('attachment_ids').where('organization_id', '=', organizationId).where('id', '=', commentId).executeTakeFirst();
+  const ids = comment?.attachment_ids ? (JSON.parse(comment.attachment_ids) as string[]) : [];
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('attachments')
+    .select(['id', 'filename', 'content_type', 'size_bytes'])
+    .where('organization_id', '=', organizationId)
+    .where('id', 'in', ids)
+    .execute();
+  return rows.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
+}
+
 export async function setCommentDelivery(db: Executor, organizationId: string, commentId: string, delivery: string): Promise<void> {
   await db.updateTable('comments').set({ delivery }).where('organization_id', '=', organizationId).where('id', '=', commentId).execute();
 }

@@ -16,7 +16,7 @@ beforeAll(async () => {
   smtp = new SmtpReceiver();
   const url = await smtp.listen();
   t = await buildTestApp({ SMTP_URL: url, MAIL_OUTBOX_POLL_INTERVAL_MS: '20', MAIL_RETRY_SCHEDULE: '50ms,50ms', MAIL_DOMAIN: 'mail.acme.example' });
-  worker = startMailOutbox({ store: t.store, config: t.config, log: t.app.log });
+  worker = startMailOutbox({ store: t.store, blobs: t.blobs, config: t.config, log: t.app.log });
   box = (await t.request({ method: 'POST', url: '/v1/mailboxes', body: { address: 'support@acme.example', name: 'Acme Support' } })).json<{ id: string }>().id;
 });
 afterAll(async () => {

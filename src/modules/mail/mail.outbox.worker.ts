@@ -8,7 +8,9 @@ import type { Updateable } from 'kysely';
 import type { MailOutboxRow, MailOutboxTable } from '../../db/types.js';
 import { logFailure } from '../../http/error-handler.js';
 import { nowIso } from '../../shared/time.js';
-import { claimDue, finishAttempt, setCommentDelivery } from './mail.outbox.repository.js';
+import { claimDue, commentAttachments, finishAttempt, setCommentDelivery } from './mail.outbox.repository.js';
+import type { BlobStore } from '../../storage/blob-store.js';
+import type { Readable } from 'node:stream';
 import type { DeliveryBlock } from './mail.schemas.js';
 import { findMailbox } from './mailboxes.repository.js';
 import { parseOutbound, type OutboundSettings } from './mailboxes.settings.js';
@@ -24,6 +26,8 @@ import { parseOutbound, type OutboundSettings } from './mailboxes.settings.js';
  */
 export interface MailOutboxDeps {
   store: Store;
+  /** Where a comment's attachments are read from as they are sent. */
+  blobs: BlobStore;
   config: { mail: Pick<MailConfig, 'smtpUrl' | 'outboxPollIntervalMs' | 'retryDelaysMs' | 'sendTimeoutMs'> };
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error' | 'level'>;
 }
@@ -62,11 +66,13 @@ export function startMailOutbox(deps: MailOutboxDeps): MailOutboxWorker {
     let changes: Updateable<MailOutboxTable> & Pick<MailOutboxRow, 'status' | 'attempts'>;
     try {
       const transport = await transportFor(row);
+      const files = row.comment_id === null ? { attachments: [], left: [] } : await mailedAttachments(deps, row.organization_id, row.comment_id);
       await transport.sendMail({
         from: { name: row.from_name, address: row.from_address },
         to: row.to_address,
         subject: row.subject,
-        text: row.body,
+        text: files.left.length === 0 ? row.body : `${row.body}\n\n${leftOutNote(files.left)}`,
+        attachments: files.attachments,
         messageId: `<${row.message_id}>`,
         ...(row.in_reply_to ? { inReplyTo: `<${row.in_reply_to}>` } : {}),
         ...(references.length > 0 ? { references: references.map((r) => `<${r}>`) } : {}),
@@ -133,6 +139,36 @@ export function startMailOutbox(deps: MailOutboxDeps): MailOutboxWorker {
     },
   };
 }
+
+/** The most bytes of attachments one mail carries; files past it are named in the mail instead. */
+export const MAX_MAILED_ATTACHMENT_BYTES = 20 * 1024 * 1024;
+
+/**
+ * A comment's attachments as nodemailer parts, each streamed from the blob store as the message
+ * is written (never buffered whole), in the comment's order, while they fit in
+ * MAX_MAILED_ATTACHMENT_BYTES; those that do not are returned in `left`.
+ */
+async function mailedAttachments(deps: Pick<MailOutboxDeps, 'store' | 'blobs'>, organizationId: string, commentId: string) {
+  const rows = await commentAttachments(deps.store.db, organizationId, commentId);
+  const attachments: Array<{ filename: string; contentType: string; content: Readable }> = [];
+  const left: Array<{ filename: string; size_bytes: number }> = [];
+  let total = 0;
+  for (const row of rows) {
+    if (total + Number(row.size_bytes) > MAX_MAILED_ATTACHMENT_BYTES) {
+      left.push({ filename: row.filename, size_bytes: Number(row.size_bytes) });
+      continue;
+    }
+    total += Number(row.size_bytes);
+    attachments.push({ filename: row.filename, contentType: row.content_type, content: deps.blobs.open(row.id) });
+  }
+  return { attachments, left };
+}
+
+const leftOutNote = (left: Array<{ filename: string; size_bytes: number }>): string =>
+  [
+    'These files were too large to send by mail; ask us for them or see them on the ticket:',
+    ...left.map((f) => `- ${f.filename} (${(f.size_bytes / 1024 / 1024).toFixed(1)} MB)`),
+  ].join('\n');
 
 const timeouts = (ms: number) => ({ connectionTimeout: ms, greetingTimeout: ms, socketTimeout: ms });
 

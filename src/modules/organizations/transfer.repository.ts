@@ -185,6 +185,7 @@ export const TRANSFER_TABLES: readonly TransferTable[] = [
       channel: text,
       email: text,
       delivery: text,
+      attachment_ids: text,
     },
   },
   {
