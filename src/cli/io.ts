@@ -20,3 +20,13 @@ export function writeTable(out: CliIo['stdout'], columns: readonly string[], row
   const widths = columns.map((_, i) => Math.max(...all.map((r) => (r[i] ?? '').length)));
   for (const row of all) out.write(`${row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()}\n`);
 }
+
+/** The first line of a stream, without its line ending (passwords are read so, never from options). */
+export async function firstLine(input: NodeJS.ReadableStream): Promise<string> {
+  let text = '';
+  for await (const chunk of input) {
+    text += typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('utf8');
+    if (text.includes('\n')) break;
+  }
+  return text.split('\n')[0]!.replace(/\r$/, '');
+}

@@ -11,6 +11,7 @@ import { CliError, type CliIo, UsageError } from './io.js';
 import { createKey, KEY_OPTIONS, KEY_ORG_OPTIONS, listKeys, revokeKey } from './keys.js';
 import { createOrg, listOrgs, ORG_OPTIONS } from './orgs.js';
 import { SEED_OPTIONS, parseTicketCount, seedOrg } from './seed.js';
+import { addMailboxCommand, listMailboxesCommand, MAILBOX_ADD_OPTIONS, MAILBOX_ORG_OPTIONS, removeMailboxCommand, testMailboxCommand } from './mailboxes.js';
 import { createUserCommand, setPasswordCommand, USER_CREATE_OPTIONS, USER_ORG_OPTIONS } from './users.js';
 
 export type { CliIo } from './io.js';
@@ -37,6 +38,22 @@ Commands:
   users set-password EMAIL [--org ID]
                              Set the user's password (12 to 256 characters) from the first line
                              of standard input; ends their sessions. Prints nothing secret
+  mailboxes list [--org ID]  Print a table of the organization's mailboxes: id, address, inbound,
+                             state, default, name, last error
+  mailboxes add --address A --name N [options]
+                             Add a mailbox (the email channel); prints its id alone on standard
+                             output. The first mailbox becomes the organization's default
+      --inbound imap|smtp|none   How mail comes in (default: imap with --imap-host, else none)
+      --imap-host H --imap-user U [--imap-port P] [--imap-security tls|starttls|none] [--imap-folder F]
+                             The IMAP server (port 993 with tls, the default, else 143); the
+                             password is the first line of standard input
+      --no-auto-reply        Send no acknowledgement when a ticket opens by mail
+      --org ID               Organization (default: the first organization)
+  mailboxes remove <id-or-address> [--org ID]
+                             Remove a mailbox (its tickets and their mail stay); prints its id
+  mailboxes test <id-or-address> [--org ID]
+                             Sign in to the mailbox's IMAP server and open its folder; exits 1
+                             with the server's words when that fails
   orgs create --name TEXT    Create an organization; prints its id alone on standard output
   orgs list                  Print a table of every organization, oldest first: id, created,
                              tickets (numbers given so far), name
@@ -89,6 +106,8 @@ export async function main(
         return await orgs(rest, io, env);
       case 'users':
         return await users(rest, io, env);
+      case 'mailboxes':
+        return await mailboxes(rest, io, env);
       case 'export': {
         const { values } = parseArgs({ args: rest, options: EXPORT_OPTIONS, strict: true });
         if (values.org === undefined) throw new UsageError("'export' needs --org ID");
@@ -165,6 +184,32 @@ async function users(args: string[], io: CliIo, env: NodeJS.ProcessEnv): Promise
     }
     default:
       throw new UsageError(action === undefined ? "'users' needs a sub-command" : `unknown sub-command 'users ${action}'`);
+  }
+}
+
+/** `ticketing mailboxes list|add|remove|test`. */
+async function mailboxes(args: string[], io: CliIo, env: NodeJS.ProcessEnv): Promise<number> {
+  const [action, ...rest] = args;
+  switch (action) {
+    case 'list': {
+      const { values } = parseArgs({ args: rest, options: MAILBOX_ORG_OPTIONS, strict: true });
+      return withStore(env, (store, _applied, config) => listMailboxesCommand({ store, config }, values, io));
+    }
+    case 'add': {
+      const { values } = parseArgs({ args: rest, options: MAILBOX_ADD_OPTIONS, strict: true });
+      if (values.address === undefined || values.name === undefined) throw new UsageError("'mailboxes add' needs --address A and --name N");
+      return withStore(env, (store, _applied, config) => addMailboxCommand({ store, config }, values, io));
+    }
+    case 'remove':
+    case 'test': {
+      const { values, positionals } = parseArgs({ args: rest, options: MAILBOX_ORG_OPTIONS, strict: true, allowPositionals: true });
+      if (positionals.length !== 1) throw new UsageError(`'mailboxes ${action}' needs exactly one mailbox id or address`);
+      const reference = positionals[0]!;
+      const command = action === 'remove' ? removeMailboxCommand : testMailboxCommand;
+      return withStore(env, (store, _applied, config) => command({ store, config }, reference, values, io));
+    }
+    default:
+      throw new UsageError(action === undefined ? "'mailboxes' needs a sub-command" : `unknown sub-command 'mailboxes ${action}'`);
   }
 }
 

@@ -1,11 +1,10 @@
-import type { Readable } from 'node:stream';
 import type { ParseArgsConfig } from 'node:util';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../auth/passwords.js';
 import type { Store } from '../db/store.js';
 import { SYSTEM_ACTOR } from '../modules/events/events.log.js';
 import { USER_ROLES } from '../modules/users/users.schemas.js';
 import { createUser, setPasswordByEmail } from '../modules/users/users.service.js';
-import { CliError, type CliIo } from './io.js';
+import { CliError, type CliIo, firstLine } from './io.js';
 import { resolveOrganization } from './keys.js';
 
 export const USER_CREATE_OPTIONS = {
@@ -57,14 +56,4 @@ export async function setPasswordCommand(store: Store, email: string, options: {
   }
   io.stderr.write(`Password set for ${email}; their earlier sessions are ended.\n`);
   return 0;
-}
-
-/** The first line of a stream, without its line ending. */
-async function firstLine(input: Readable): Promise<string> {
-  let text = '';
-  for await (const chunk of input) {
-    text += typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('utf8');
-    if (text.includes('\n')) break;
-  }
-  return text.split('\n')[0]!.replace(/\r$/, '');
 }

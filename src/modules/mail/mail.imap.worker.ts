@@ -8,7 +8,7 @@ import { logFailure } from '../../http/error-handler.js';
 import { nowIso } from '../../shared/time.js';
 import { takeIn, type IntakeDeps } from './mail.intake.js';
 import { claimImapMailbox, dueImapMailboxes, finishImapCheck, holdImapMailbox, recordImapProgress } from './mail.imap.repository.js';
-import { parseInbound } from './mailboxes.settings.js';
+import { parseInbound, type InboundSettings } from './mailboxes.settings.js';
 
 /**
  * The IMAP job: reads the mailboxes of inbound type imap every MAIL_POLL_INTERVAL_MS and takes
@@ -104,21 +104,7 @@ export function startImapWorker(deps: ImapWorkerDeps): ImapWorker {
     const settings = parseInbound(mailbox.inbound);
     if (settings.type !== 'imap') return;
     const interval = deps.config.mail.pollIntervalMs;
-    const client = new ImapFlow({
-      host: settings.host,
-      port: settings.port,
-      secure: settings.security === 'tls',
-      ...(settings.security === 'starttls' ? { doSTARTTLS: true } : settings.security === 'none' ? { doSTARTTLS: false } : {}),
-      auth: { user: settings.username, pass: settings.password },
-      logger: false,
-      connectionTimeout: 30_000,
-      greetingTimeout: 15_000,
-      socketTimeout: 120_000,
-      // IDLE as soon as the connection is free (the default waits 15 s), so new mail is heard of at once.
-      autoIdleDelay: 100,
-    });
-    // Errors after a failed command also arrive as events; the command's rejection is what counts.
-    client.on('error', () => undefined);
+    const client = imapClient(settings);
     try {
       await client.connect();
       // Opening the folder tells its UIDVALIDITY; takeNew locks it again for each pass.
@@ -190,4 +176,24 @@ export function startImapWorker(deps: ImapWorkerDeps): ImapWorker {
       await Promise.all([...watchers.values()].map((w) => w.done));
     },
   };
+}
+
+/** An IMAP client for a mailbox's settings (not yet connected); the worker's and `ticketing mailboxes test`'s. */
+export function imapClient(settings: Extract<InboundSettings, { type: 'imap' }>): ImapFlow {
+  const client = new ImapFlow({
+    host: settings.host,
+    port: settings.port,
+    secure: settings.security === 'tls',
+    ...(settings.security === 'starttls' ? { doSTARTTLS: true } : settings.security === 'none' ? { doSTARTTLS: false } : {}),
+    auth: { user: settings.username, pass: settings.password },
+    logger: false,
+    connectionTimeout: 30_000,
+    greetingTimeout: 15_000,
+    socketTimeout: 120_000,
+    // IDLE as soon as the connection is free (the default waits 15 s), so new mail is heard of at once.
+    autoIdleDelay: 100,
+  });
+  // Errors after a failed command also arrive as events; the command's rejection is what counts.
+  client.on('error', () => undefined);
+  return client;
 }
