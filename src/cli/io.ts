@@ -25,7 +25,7 @@ export function writeTable(out: CliIo['stdout'], columns: readonly string[], row
 export async function firstLine(input: NodeJS.ReadableStream): Promise<string> {
   let text = '';
   for await (const chunk of input) {
-    text += typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('utf8');
+    text += typeof chunk === 'string' ? chunk : (chunk).toString('utf8');
     if (text.includes('\n')) break;
   }
   return text.split('\n')[0]!.replace(/\r$/, '');
