@@ -12,6 +12,7 @@ import { bootstrapIfEmpty } from './modules/organizations/organizations.service.
 import { startWebhookWorker } from './modules/webhooks/webhooks.worker.js';
 import { createMessageIds } from './modules/mail/mail.message-ids.js';
 import { startMailOutbox } from './modules/mail/mail.outbox.worker.js';
+import { startAttachmentRecovery } from './modules/mail/mail.attachments.recovery.js';
 import { startSmtpListener } from './modules/mail/mail.smtp-listener.js';
 import { startImapWorker } from './modules/mail/mail.imap.worker.js';
 import { openBlobStore, sweepBlobStore, sweepWhileServing } from './storage/open-blob-store.js';
@@ -98,6 +99,8 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     const mailer = { messageIds: createMessageIds(config), publicUrl: config.publicUrl };
     // IMAP mailboxes are read by every process in turn (leased one at a time).
     jobs.push(startImapWorker({ store, blobs, config, mailer, log: app.log }));
+    // Mail whose attachments a crash left unkept (the intake marks them until they are all kept).
+    jobs.push(startAttachmentRecovery({ store, blobs, config, log: app.log }));
     if (config.mail.smtpListener) {
       const listener = await startSmtpListener({ store, blobs, config, mailer, log: app.log }, config.mail.smtpListener);
       jobs.push(listener);

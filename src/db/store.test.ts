@@ -214,6 +214,7 @@ const NOT_LED_BY_ORGANIZATION: Record<string, string> = {
   'customers.id': 'the primary key',
   'dashboard_deltas.id': 'the primary key: compaction takes the oldest deltas of every organization (dashboard.compaction.ts)',
   'events.seq': 'the primary key, an internal sequence (the order a transaction wrote its events in)',
+  'mail_messages.created_at': 'the recovery of attachments a crash left unkept, across organizations (partial: marked messages only)',
   'mail_messages.id': 'the primary key',
   'mail_outbox.id': 'the primary key',
   'mail_outbox.next_attempt_at': 'the outbox job takes the mail due next, across organizations (as a queue)',

@@ -44,6 +44,8 @@ export interface MailMessagesTable {
   raw: Uint8Array;
   size_bytes: number;
   created_at: Timestamp;
+  /** 1 from the intake's transaction until the message's attachments are all kept (migration 0036). */
+  attachments_pending: ColumnType<number, number | undefined, number>;
 }
 
 /** Mail going out (migration 0027_create_mail_outbox). */

@@ -80,9 +80,10 @@ export async function takeIn(deps: IntakeDeps, mailbox: Pick<MailboxRow, 'id' | 
   let result = threadId === null ? 'gone' : await append(deps, mailbox, raw, mail, threadId);
   if (result === 'closed') result = await create(deps, mailbox, raw, mail, threadId);
   if (result === 'gone') result = await create(deps, mailbox, raw, mail, null);
-  // What the message made is committed; its attachments follow, each as an upload would be.
+  // What the message made is committed, marked as having attachments to keep; they follow, each
+  // as an upload would be, and the mark goes with the last (a crash in between: mail.attachments.recovery.ts).
   if ((result.outcome === 'created' || result.outcome === 'appended') && mail.attachments.length > 0) {
-    await keepAttachments(deps, organizationId, result.ticket_id!, mail.attachments);
+    await keepAttachments(deps, { organizationId, ticketId: result.ticket_id!, messageKey: mail.key }, mail.attachments);
   }
   return result;
 }
@@ -121,6 +122,7 @@ function messageRow(
   outcome: 'created' | 'appended' | 'ignored' | 'rejected',
   ticketId: string | null,
   commentId: string | null,
+  attachmentsPending = false,
 ) {
   return {
     id: randomUUID(),
@@ -134,6 +136,7 @@ function messageRow(
     raw,
     size_bytes: raw.length,
     created_at: creationTimeIso(),
+    attachments_pending: attachmentsPending ? 1 : 0,
   };
 }
 
@@ -168,7 +171,7 @@ async function create(
         channel: 'email',
         email: emailBlockOf(mail),
         alongside: async (trx, ticket) => {
-          await insertMailMessage(trx, messageRow(mailbox, raw, mail.key, mail.messageId, 'created', ticket.id, null));
+          await insertMailMessage(trx, messageRow(mailbox, raw, mail.key, mail.messageId, 'created', ticket.id, null, mail.attachments.length > 0));
           // Machines are never answered (no loops of auto-replies).
           if (!mail.automated) await queueAcknowledgement(trx, deps.mailer, organizationId, ticket, from.address);
         },
@@ -242,7 +245,7 @@ async function append(
         channel: 'email' as const,
         email: JSON.stringify(emailBlockOf(mail)),
       };
-      await insertMailMessage(trx, messageRow(mailbox, raw, mail.key, mail.messageId, 'appended', ticket.id, row.id));
+      await insertMailMessage(trx, messageRow(mailbox, raw, mail.key, mail.messageId, 'appended', ticket.id, row.id, mail.attachments.length > 0));
       await insertComment(trx, row);
       events.add({ type: 'comment.created', resourceType: 'comment', resourceId: row.id, ticketId: ticket.id, object: presentComment(row), occurredAt: now });
       if (!mail.automated && userId === null) {

@@ -54,3 +54,30 @@ export function findTicketByNumber(db: Executor, organizationId: string, number:
     .where('tickets.ticket_number', '=', number)
     .executeTakeFirst();
 }
+
+/**
+ * Clears a message's `attachments_pending` mark; true for the one caller that cleared it (a
+ * recovery racing the intake, or another process, finds it cleared and writes nothing more).
+ */
+export async function clearAttachmentsPending(db: Executor, organizationId: string, messageKey: string): Promise<boolean> {
+  const result = await db
+    .updateTable('mail_messages')
+    .set({ attachments_pending: 0 })
+    .where('organization_id', '=', organizationId)
+    .where('message_key', '=', messageKey)
+    .where('attachments_pending', '=', 1)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Messages whose attachments were left to keep by a crash: marked, and taken in before `before`. */
+export function messagesWithPendingAttachments(db: Executor, before: string, limit: number) {
+  return db
+    .selectFrom('mail_messages')
+    .select(['organization_id', 'ticket_id', 'message_key', 'raw'])
+    .where('attachments_pending', '=', 1)
+    .where('created_at', '<', before)
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
+}
