@@ -335,6 +335,8 @@ export const TRANSFER_TABLES: readonly TransferTable[] = [
       raw: bytes,
       size_bytes: integer,
       created_at: timestamp,
+      // Attachments a crash left unkept: the new store's recovery keeps them (the kept ones move too, with their ids).
+      attachments_pending: integer,
     },
   },
   // Mail going out, queued ones included: the new store sends them.
