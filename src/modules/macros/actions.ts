@@ -11,7 +11,7 @@ import { teamExists } from '../teams/teams.repository.js';
 import { ticketFieldsByKey, type TicketFieldRow } from '../ticket-fields/ticket-fields.repository.js';
 import { checkValue } from '../ticket-fields/ticket-fields.values.js';
 import { TICKET_PRIORITIES, TICKET_STATUSES, type Ticket, type UpdateTicketBody } from '../tickets/tickets.schemas.js';
-import { updateTicketIn } from '../tickets/tickets.service.js';
+import { getTicketRow, updateTicketIn } from '../tickets/tickets.service.js';
 import { userExists } from '../users/users.repository.js';
 import { ACTION_FIELDS, CUSTOM_FIELD_ACTION, type Action, type Actions } from './actions.schemas.js';
 
@@ -188,6 +188,8 @@ function asActionError(error: unknown, origin: Map<string, string>, at: string):
 export async function applyActions(trx: Executor, ctx: ActionsContext, ticketId: string, actions: Actions, actor: Actor): Promise<AppliedActions> {
   if (JSON.stringify(ctx.events.actor) !== JSON.stringify(actor)) throw new Error('applyActions: the event log must be opened with the actor applying the actions');
   const at = ctx.at ?? 'body.actions';
+  // A ticket that is not the organization's is 404 whatever the actions.
+  await getTicketRow(trx, ctx.organizationId, ticketId);
   const checked = await checkActions(trx, ctx.organizationId, actions, at);
   const me = actingUserOf(actor);
   const { body, origin } = updateOf(checked, me, at);
