@@ -387,7 +387,7 @@ describe('what client generators need', () => {
   it('every operation has its stable operationId, unique, in camelCase verb-noun form', () => {
     const ids = [...documentedOperations(doc)].map(([key, operation]) => {
       expect(operation.operationId, key).toBe(OPERATION_IDS[key]);
-      expect(operation.operationId, key).toMatch(/^(list|get|create|update|delete|add|remove|revoke|retry|upload|download|post|follow)[A-Z][A-Za-z]+$/);
+      expect(operation.operationId, key).toMatch(/^(list|get|create|update|delete|add|remove|revoke|retry|upload|download|post|follow|apply)[A-Z][A-Za-z]+$/);
       return operation.operationId;
     });
     expect(new Set(ids).size).toBe(ids.length);
