@@ -64,6 +64,9 @@ export function actingUserOf(actor: Actor): string | null {
   return actor.type === 'api_key' || actor.type === 'user' ? actor.userId : null;
 }
 
+/** Whether the list assigns to "me" (which a caller without a user, such as a trigger, cannot apply). */
+export const namesMe = (actions: Actions): boolean => actions.some((a) => a.field === 'assigned_user_id' && a.value === 'me');
+
 /** The scopes, beyond `tickets:write`, that applying the list needs: `comments:write` for a comment. */
 export function scopesOfActions(actions: Actions): Array<'comments:write'> {
   return actions.some((a) => a.field === 'comment') ? ['comments:write'] : [];
