@@ -1,7 +1,7 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { Bool, NullableTimestamp, Timestamp } from './column-types.js';
 import type { MailboxesTable, MailMessagesTable, MailOutboxTable } from './types.mail.js';
-import type { TicketFieldsTable, TicketFieldValuesTable, ViewsTable } from './types.workflow.js';
+import type { MacrosTable, TicketFieldsTable, TicketFieldValuesTable, ViewsTable } from './types.workflow.js';
 
 /**
  * Table types (their column conventions: column-types.ts); the email channel's are in
@@ -9,7 +9,7 @@ import type { TicketFieldsTable, TicketFieldValuesTable, ViewsTable } from './ty
  */
 
 export type { MailboxesTable, MailMessagesTable, MailOutboxTable } from './types.mail.js';
-export type { TicketFieldsTable, TicketFieldValuesTable, ViewsTable } from './types.workflow.js';
+export type { MacrosTable, TicketFieldsTable, TicketFieldValuesTable, ViewsTable } from './types.workflow.js';
 
 export interface OrganizationsTable {
   id: string;
@@ -333,6 +333,7 @@ export interface Database {
   ticket_fields: TicketFieldsTable;
   ticket_field_values: TicketFieldValuesTable;
   views: ViewsTable;
+  macros: MacrosTable;
   comments: CommentsTable;
   attachments: AttachmentsTable;
   attachment_blobs: AttachmentBlobsTable;
