@@ -15,6 +15,7 @@ import { signInLimiter } from './limits/sign-in-limits.js';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.js';
 import { attachmentDownloadsRoutes } from './modules/attachments/attachments.downloads.routes.js';
 import { attachmentsRoutes } from './modules/attachments/attachments.routes.js';
+import { consoleRoutes } from './modules/console/console.routes.js';
 import { commentsRoutes } from './modules/comments/comments.routes.js';
 import { customersRoutes } from './modules/customers/customers.routes.js';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
@@ -123,5 +124,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     perMinute: deps.config.rateLimit.portalPerMinute,
     windowMs: deps.config.rateLimit.windowMs,
   });
+  // The agent console's pages and assets (not part of the API document).
+  await app.register(consoleRoutes, {});
   return app;
 }
