@@ -22,14 +22,13 @@ export interface ConsoleOrg {
 
 /** An organization worth looking at: two agents with passwords, a team, customers, tickets with a conversation, a view. */
 export async function seedConsole(t: TestApp): Promise<ConsoleOrg> {
-  const tag = Math.random().toString(36).slice(2, 8);
-  const dana = await created<{ id: string; email: string }>(t, '/v1/users', { email: `dana-${tag}@example.com`, full_name: 'Dana Scully', password: PASSWORD, role: 'agent' });
-  const ada = await created<{ id: string; email: string }>(t, '/v1/users', { email: `ada-${tag}@example.com`, full_name: 'Ada Lovelace', password: PASSWORD, role: 'agent' });
-  const team = await created(t, '/v1/teams', { name: `Billing ${tag}` });
+  const dana = await created<{ id: string; email: string }>(t, '/v1/users', { email: 'dana@example.com', full_name: 'Dana Scully', password: PASSWORD, role: 'agent' });
+  const ada = await created<{ id: string; email: string }>(t, '/v1/users', { email: 'ada@example.com', full_name: 'Ada Lovelace', password: PASSWORD, role: 'agent' });
+  const team = await created(t, '/v1/teams', { name: 'Billing' });
   const customer = await created<{ id: string; name: string; email: string }>(t, '/v1/customers', {
-    name: 'Charles Babbage', email: `charles-${tag}@example.com`, company: 'Analytical Engines Ltd', customer_tier: 'tier_1', is_vip: true, has_premium_support: true,
+    name: 'Charles Babbage', email: 'charles@example.com', company: 'Analytical Engines Ltd', customer_tier: 'tier_1', is_vip: true, has_premium_support: true,
   });
-  const other = await created<{ id: string; name: string; email: string }>(t, '/v1/customers', { name: 'Mary Somerville', email: `mary-${tag}@example.com`, customer_tier: 'tier_3' });
+  const other = await created<{ id: string; name: string; email: string }>(t, '/v1/customers', { name: 'Mary Somerville', email: 'mary@example.com', customer_tier: 'tier_3' });
   const subjects: [string, string, string, string | null][] = [
     ['Invoice shows the wrong total', 'urgent', 'open', dana.id],
     ['Cannot reset my password', 'high', 'new', null],
@@ -63,6 +62,13 @@ export async function seedConsole(t: TestApp): Promise<ConsoleOrg> {
     sort: { by: 'priority', order: 'desc' },
   });
   return { dana, ada, tickets, customerId: customer.id, viewId: view.id };
+}
+
+/** The ticket as the API has it now (the fields the console changes). */
+export async function ticketNow(t: TestApp, id: string) {
+  const res = await t.request({ method: 'GET', url: `/v1/tickets/${id}` });
+  expect(res.statusCode).toBe(200);
+  return res.json<{ status: string; priority: string; assigned_user_id: string | null; tags: string[]; category: string | null }>();
 }
 
 /** Signs in through the console's form and waits for the queue. */

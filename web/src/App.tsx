@@ -46,10 +46,14 @@ function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void }) {
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
+    const field = (name: string) => {
+      const value = form.get(name);
+      return typeof value === 'string' ? value : '';
+    };
     setBusy(true);
     setError(null);
     try {
-      const result = await api.POST('/v1/sessions', { body: { email: String(form.get('email')), password: String(form.get('password')) } });
+      const result = await api.POST('/v1/sessions', { body: { email: field('email'), password: field('password') } });
       if (result.response.status === 429) throw new ApiError(429, 'Too many failed sign-ins: wait a little, then try again.');
       if (result.response.status === 401) throw new ApiError(401, 'That email and password do not match an account.');
       onSignedIn(must(result));

@@ -1,6 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, must, PRIORITIES, STATUSES } from '../api.js';
 
+const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
 interface Bar {
   label: string;
   value: number;
@@ -67,16 +69,16 @@ export function DashboardPage() {
             <Figure label="Median resolution (30 days)" value={duration(d.resolution_last_30_days.median_seconds)} />
           </div>
           <div className="charts">
-            <Bars title="Tickets by status" tone="blue" bars={STATUSES.map((s) => ({ label: s, value: d.tickets.by_status[s] }))} />
-            <Bars title="Open tickets by priority" tone="orange" bars={PRIORITIES.map((p) => ({ label: p, value: d.open.by_priority[p] }))} />
+            <Bars title="Tickets by status" tone="blue" bars={STATUSES.map((s) => ({ label: capital(s), value: d.tickets.by_status[s] }))} />
+            <Bars title="Open tickets by priority" tone="orange" bars={PRIORITIES.map((p) => ({ label: capital(p), value: d.open.by_priority[p] }))} />
             <Bars title="Open tickets by team" tone="green" bars={d.open_by_team.slice(0, 10).map((t) => ({ label: t.name, value: t.open }))} />
             <Bars title="Open tickets by agent" tone="purple" bars={d.open_by_agent.slice(0, 10).map((a) => ({ label: a.full_name, value: a.open }))} />
             <Bars
               title="Created and resolved, last 7 days"
               tone="blue"
               bars={[
-                { label: 'created', value: d.created.last_7_days },
-                { label: 'resolved', value: d.resolved.last_7_days },
+                { label: 'Created', value: d.created.last_7_days },
+                { label: 'Resolved', value: d.resolved.last_7_days },
               ]}
             />
           </div>

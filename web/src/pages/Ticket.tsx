@@ -6,7 +6,7 @@ import { useUsers } from '../lookups.js';
 import { navigate } from '../router.js';
 import { announce, useShortcuts } from '../shortcuts.js';
 import { changedSince, CONFLICT, useTicket, useUpdateTicket } from '../ticket-data.js';
-import { StatusBadge } from '../ui.js';
+import { Lock, StatusBadge } from '../ui.js';
 import { lastQueue } from './Queue.js';
 import { Attachments, CustomerPanel, History, Properties } from './TicketSide.js';
 
@@ -126,7 +126,7 @@ export function TicketPage({ id, me }: { id: string; me: User }) {
               return (
                 <li key={c.id} className={`msg ${kind}`} id={`comment-${c.id}`}>
                   <div className="msg-head">
-                    <span className={`tag tag-${kind}`}>{kind === 'note' ? '🔒 Internal note' : kind === 'customer' ? 'Customer' : 'Public reply'}</span>{' '}
+                    <span className={`tag tag-${kind}`}>{kind === 'note' ? <><Lock /> Internal note</> : kind === 'customer' ? 'Customer' : 'Public reply'}</span>{' '}
                     <strong>{author(c)}</strong> <span>{when(c.created_at)}</span>
                   </div>
                   <div className="msg-body">{c.body}</div>
@@ -209,7 +209,7 @@ function Composer(props: {
           Public reply <kbd>r</kbd>
         </button>
         <button type="button" aria-pressed={mode === 'note'} onClick={() => { setMode('note'); textarea.current?.focus(); }} aria-keyshortcuts="n">
-          🔒 Internal note <kbd>n</kbd>
+          <Lock /> Internal note <kbd>n</kbd>
         </button>
       </div>
       <form onSubmit={(e) => { e.preventDefault(); void send(); }}>

@@ -102,7 +102,7 @@ function CustomField({ field, ticket, update }: { field: TicketField; ticket: Ti
       </>
     );
   }
-  const shown = Array.isArray(value) ? value.join(', ') : value == null ? '' : String(value as string | number);
+  const shown = Array.isArray(value) ? value.join(', ') : value == null ? '' : typeof value === 'string' || typeof value === 'number' ? String(value) : '';
   return (
     <CommitInput
       id={id}
