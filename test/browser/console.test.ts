@@ -252,6 +252,7 @@ describe.skipIf(!available)('the agent console in a real browser', () => {
         await page.keyboard.type('Thanks Charles, the corrected invoice is attached.');
         await page.screenshot({ path: `${shots}console-ticket.png`, fullPage: false });
         await page.getByLabel(/Public reply/).fill('');
+        await page.keyboard.press('Escape');
       }
       expect(await axeViolations(page), 'ticket').toEqual([]);
       await page.keyboard.press('?');
