@@ -46,9 +46,14 @@ export function openStream(base: string, headers: Record<string, string>): Promi
           let hasField = false;
           for (const line of block.split('\n')) {
             if (line.startsWith(':')) comments.push(line.slice(1).trim());
-            else if (line.startsWith('event: ')) ((message.event = line.slice(7)), (hasField = true));
-            else if (line.startsWith('id: ')) message.id = line.slice(4);
-            else if (line.startsWith('data: ')) ((message.data += line.slice(6)), (hasField = true));
+            else if (line.startsWith('event: ')) {
+              message.event = line.slice(7);
+              hasField = true;
+            } else if (line.startsWith('id: ')) message.id = line.slice(4);
+            else if (line.startsWith('data: ')) {
+              message.data += line.slice(6);
+              hasField = true;
+            }
           }
           if (hasField) messages.push(message);
         }

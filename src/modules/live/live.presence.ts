@@ -127,9 +127,9 @@ export class PresenceRegistry {
       tickets!.get(ticketId)!.delete(who);
       this.prune(organizationId, ticketId);
     } else {
-      if (!tickets) this.orgs.set(organizationId, (tickets = new Map()));
+      if (!tickets) this.orgs.set(organizationId, (tickets = new Map<string, Map<string, Entry>>()));
       let people = tickets.get(ticketId);
-      if (!people) tickets.set(ticketId, (people = new Map()));
+      if (!people) tickets.set(ticketId, (people = new Map<string, Entry>()));
       people.set(who, entry);
       this.startSweeping();
       // A refresh that changes nothing visible is not announced again.
