@@ -128,7 +128,7 @@ describe('the typed SDK drives every operation of a live server', () => {
     // The live stream never ends by itself: read its first bytes, then let go.
     const live = await api.GET('/v1/stream', { parseAs: 'stream' });
     expect(live.response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
-    const reader = live.response.body!.getReader();
+    const reader = (live.response.body as ReadableStream<Uint8Array>).getReader();
     expect(new TextDecoder().decode((await reader.read()).value)).toContain(': connected');
     await reader.cancel();
 
