@@ -74,8 +74,9 @@ export class PresenceRegistry {
         log.warn({ err: error }, 'A presence message from Redis could not be read');
       }
     });
-    sub.connect().then(() => sub.subscribe(channel)).catch(warn);
-    pub.connect().catch(warn);
+    // Queued until connected (maxRetriesPerRequest: null), through reconnections; ioredis
+    // subscribes again by itself after a reconnection.
+    sub.subscribe(channel).catch(warn);
     this.bus = {
       publish: (message) => void pub.publish(channel, JSON.stringify(message)).catch(warn),
       close: async () => {
