@@ -20,6 +20,7 @@ import { commentsRoutes } from './modules/comments/comments.routes.js';
 import { customersRoutes } from './modules/customers/customers.routes.js';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
+import { liveRoutes } from './modules/live/live.routes.js';
 import { createMessageIds } from './modules/mail/mail.message-ids.js';
 import { mailRoutes } from './modules/mail/mail.routes.js';
 import { mailboxesRoutes } from './modules/mail/mailboxes.routes.js';
@@ -111,6 +112,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(dashboardRoutes, deps);
   await app.register(apiKeysRoutes, deps);
   await app.register(eventsRoutes, deps);
+  await app.register(liveRoutes, deps);
   await app.register(webhooksRoutes, deps);
   await app.register(mailboxesRoutes, deps);
   // One signer for both ends, so the secret is read (or created) once.
