@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
-import { csrfToken } from './api.js';
+import { api } from './api.js';
 
 /**
  * Live updates: GET /v1/stream (Server-Sent Events with the session cookie). `change` events carry
@@ -64,6 +64,8 @@ export function startLive(client: QueryClient): () => void {
         // A message this console does not understand changes nothing.
       }
     });
+    // The stream lost its place in the change feed: everything shown may be stale.
+    source.addEventListener('resync', () => void client.invalidateQueries());
     source.addEventListener('presence', (message: MessageEvent<string>) => {
       try {
         const data = JSON.parse(message.data) as { ticket_id: string; users: PresenceUser[] };
@@ -89,16 +91,14 @@ export function startLive(client: QueryClient): () => void {
   };
 }
 
+/** How often presence is said again while it holds (the service forgets it after about 45 s). */
+export const PRESENCE_REFRESH_MS = 20_000;
+
 /** Tells the others what this agent does on a ticket (PUT /v1/tickets/{id}/presence); failures are silent. */
 export function sendPresence(ticketId: string, presenceState: 'viewing' | 'replying' | 'gone'): void {
   // Only where a stream answers: a service without one has no presence either.
   if (state !== 'live') return;
-  const token = csrfToken();
-  void fetch(`/v1/tickets/${encodeURIComponent(ticketId)}/presence`, {
-    method: 'PUT',
-    credentials: 'same-origin',
-    keepalive: presenceState === 'gone',
-    headers: { 'content-type': 'application/json', ...(token ? { 'x-csrf-token': token } : {}) },
-    body: JSON.stringify({ state: presenceState }),
-  }).catch(() => undefined);
+  api
+    .PUT('/v1/tickets/{ticket_id}/presence', { params: { path: { ticket_id: ticketId } }, body: { state: presenceState }, keepalive: presenceState === 'gone' })
+    .catch(() => undefined);
 }

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { ApiError, api, must, when, type Comment, type User } from '../api.js';
-import { sendPresence, usePresence } from '../live.js';
+import { PRESENCE_REFRESH_MS, sendPresence, useLiveState, usePresence } from '../live.js';
 import { useUsers } from '../lookups.js';
 import { navigate } from '../router.js';
 import { announce, useShortcuts } from '../shortcuts.js';
@@ -21,15 +21,20 @@ export function TicketPage({ id, me }: { id: string; me: User }) {
   const users = useUsers();
   const presence = usePresence(id).filter((u) => u.id !== me.id);
   const [conflict, setConflict] = useState(false);
+  const presenceState = useRef<'viewing' | 'replying'>('viewing');
   const heading = useRef<HTMLHeadingElement>(null);
   const composer = useRef<HTMLTextAreaElement>(null);
   const [mode, setMode] = useState<Mode>('reply');
   const update = useUpdateTicket(id, () => setConflict(true));
 
+  // Presence: said on arrival (and again when the stream comes up), refreshed while here, withdrawn on leaving.
+  const live = useLiveState();
   useEffect(() => {
-    sendPresence(id, 'viewing');
-    return () => sendPresence(id, 'gone');
-  }, [id]);
+    sendPresence(id, presenceState.current);
+    const refresh = window.setInterval(() => sendPresence(id, presenceState.current), PRESENCE_REFRESH_MS);
+    return () => window.clearInterval(refresh);
+  }, [id, live]);
+  useEffect(() => () => sendPresence(id, 'gone'), [id]);
   // Opening a ticket puts the focus on its title, so a screen reader starts there.
   const focused = useRef(false);
   useEffect(() => {
@@ -135,7 +140,7 @@ export function TicketPage({ id, me }: { id: string; me: User }) {
             })}
           </ol>
         </section>
-        <Composer id={id} mode={mode} setMode={setMode} textarea={composer} etag={etag} onConflict={() => setConflict(true)} onSent={() => setConflict(false)} />
+        <Composer presence={presenceState} id={id} mode={mode} setMode={setMode} textarea={composer} etag={etag} onConflict={() => setConflict(true)} onSent={() => setConflict(false)} />
         <Attachments id={id} />
         <History id={id} />
       </main>
@@ -148,6 +153,7 @@ export function TicketPage({ id, me }: { id: string; me: User }) {
 }
 
 function Composer(props: {
+  presence: React.MutableRefObject<'viewing' | 'replying'>;
   id: string;
   mode: Mode;
   setMode: (m: Mode) => void;
@@ -170,7 +176,8 @@ function Composer(props: {
     const now = text.trim().length > 0;
     if (now !== replying.current) {
       replying.current = now;
-      sendPresence(id, now ? 'replying' : 'viewing');
+      props.presence.current = now ? 'replying' : 'viewing';
+      sendPresence(id, props.presence.current);
     }
   }, [id, text]);
 
