@@ -20,6 +20,8 @@ const realProblems = (problems: string[]) => problems.filter((p) => !/Failed to 
  * The agent console (web/, served at /app) in Debian's Chromium against the real service, once per
  * store. Needs the console built (`npm run build`, or `npm run build:web`).
  */
+const liveDelays: number[] = [];
+
 describe.skipIf(!available)('the agent console in a real browser', () => {
   const suite = useBrowserSuite(buildTestApp);
   let org: ConsoleOrg;
@@ -224,6 +226,8 @@ describe.skipIf(!available)('the agent console in a real browser', () => {
     const { t, base } = suite;
     const ticket = org.tickets[2]!;
     await withPage(async (page) => {
+      // No live stream for this agent (it would reload the ticket at once): the copy stays stale.
+      await page.route('**/v1/stream', (route) => route.abort());
       await signIn(page, base, org.dana.email, `/app/tickets/${ticket.id}`);
       await page.getByRole('heading', { level: 1, name: new RegExp(ticket.subject) }).waitFor();
       expect((await t.request({ method: 'PATCH', url: `/v1/tickets/${ticket.id}`, body: { category: 'exports' } })).statusCode).toBe(200);
@@ -233,6 +237,54 @@ describe.skipIf(!available)('the agent console in a real browser', () => {
       // Reloaded: the other agent's change shows.
       await expect.poll(() => page.getByLabel('Category').inputValue()).toBe('exports');
     });
+  });
+
+  it("shows one agent's changes and presence to another without reloading (the live stream)", async () => {
+    const { base } = suite;
+    const ticket = org.tickets[0]!;
+    const adaContext = await suite.browser.newContext({ viewport: { width: 1360, height: 860 } });
+    const danaContext = await suite.browser.newContext({ viewport: { width: 1360, height: 860 } });
+    try {
+      const ada = await adaContext.newPage();
+      const dana = await danaContext.newPage();
+      await signIn(ada, base, org.ada.email, `/app/tickets/${ticket.id}`);
+      await ada.getByText('Live', { exact: true }).waitFor();
+      await signIn(dana, base, org.dana.email, `/app/tickets/${ticket.id}`);
+      await dana.getByText('Live', { exact: true }).waitFor();
+      const presence = ada.locator('.presence');
+      await expect.poll(() => presence.innerText(), { timeout: 5000 }).toBe('Dana Scully is viewing');
+      await dana.keyboard.press('r');
+      await dana.keyboard.type('On it: a corrected invoice follows.');
+      await expect.poll(() => presence.innerText(), { timeout: 5000 }).toBe('Dana Scully is replying');
+      const thread = ada.locator('ol.thread > li');
+      const before = await thread.count();
+      const sent = Date.now();
+      await dana.keyboard.press('Control+Enter');
+      await expect.poll(() => thread.count(), { timeout: 5000 }).toBe(before + 1);
+      liveDelays.push(Date.now() - sent);
+      expect(await thread.last().innerText()).toContain('On it: a corrected invoice follows.');
+      // A property change shows too.
+      await dana.getByLabel('Priority', { exact: true }).selectOption('high');
+      await expect.poll(() => ada.getByLabel('Priority', { exact: true }).inputValue(), { timeout: 5000 }).toBe('high');
+      // And leaving the ticket takes the presence away.
+      await dana.keyboard.press('Escape');
+      await dana.keyboard.press('Escape');
+      await expect.poll(() => presence.count(), { timeout: 5000 }).toBe(0);
+      // A queue follows too: a ticket Dana takes leaves Ada's "Unassigned".
+      await ada.goto(`${base}/app/queues/unassigned`);
+      const rows = ada.locator('ol.rows > li');
+      await expect.poll(() => rows.count()).toBeGreaterThan(0);
+      const count = await rows.count();
+      const first = await rows.first().locator('a').getAttribute('href');
+      await dana.goto(`${base}${first}`);
+      await dana.getByRole('heading', { level: 1 }).waitFor();
+      await dana.locator('.ticket-title:focus').waitFor();
+      await dana.keyboard.press('a');
+      await expect.poll(() => rows.count(), { timeout: 5000 }).toBe(count - 1);
+    } finally {
+      await adaContext.close();
+      await danaContext.close();
+    }
   });
 
   it('has no serious or critical accessibility violation on any page (axe-core)', async () => {
