@@ -199,6 +199,30 @@ describe.skipIf(!available)('the agent console in a real browser', () => {
     });
   });
 
+  it('attaches files by the file picker and by drag and drop, and previews images', async () => {
+    const { t, base } = suite;
+    const ticket = org.tickets[3]!;
+    // A 2x2 red PNG.
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==', 'base64');
+    await withPage(async (page) => {
+      await signIn(page, base, org.dana.email, `/app/tickets/${ticket.id}`);
+      await page.getByRole('heading', { level: 1, name: new RegExp(ticket.subject) }).waitFor();
+      await page.getByLabel('choose files').setInputFiles({ name: 'screenshot.png', mimeType: 'image/png', buffer: png });
+      const preview = page.getByRole('img', { name: 'Preview of screenshot.png' });
+      await preview.waitFor();
+      await expect.poll(() => preview.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(2);
+      const dropped = await page.evaluateHandle(`(() => {
+        const data = new DataTransfer();
+        data.items.add(new File(['Steps to reproduce: open the invoice.'], 'steps.txt', { type: 'text/plain' }));
+        return data;
+      })()`);
+      await page.locator('.dropzone').dispatchEvent('drop', { dataTransfer: dropped });
+      await page.getByRole('button', { name: 'steps.txt' }).waitFor();
+      const res = await t.request({ method: 'GET', url: `/v1/tickets/${ticket.id}/attachments` });
+      expect(res.json<{ filename: string }[]>().map((a) => a.filename).sort()).toEqual(['screenshot.png', 'steps.txt']);
+    });
+  });
+
   it('refuses a reply to a ticket changed since it was opened, and keeps the typed text', async () => {
     const { t, base } = suite;
     const ticket = org.tickets[4]!;

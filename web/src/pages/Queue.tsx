@@ -15,6 +15,8 @@ const FIXED = [
   { key: 'pending', name: 'Pending', query: () => ({ status: 'pending' }) },
   { key: 'solved', name: 'Recently solved', query: () => ({ status: 'resolved,closed' }) },
 ] as const;
+/** Where the console opens when the organization has no saved views. */
+const ALL_OPEN = FIXED[2];
 
 const SORTS = {
   queue: 'Queue order',
@@ -62,7 +64,7 @@ export function QueuePage({ path, me }: { path: string; me: User }) {
   const fixedMatch = /^\/queues\/(.+)$/.exec(path);
   const viewId = viewMatch?.[1];
   const haveViews = (views.data?.length ?? 0) > 0;
-  const fixed = FIXED.find((f) => f.key === fixedMatch?.[1]) ?? (viewId || haveViews ? undefined : FIXED[0]);
+  const fixed = FIXED.find((f) => f.key === fixedMatch?.[1]) ?? (viewId || haveViews ? undefined : ALL_OPEN);
   const current = viewId ?? (fixed ? undefined : views.data?.[0]?.id);
   const queueName = current ? (views.data?.find((v) => v.id === current)?.name ?? 'View') : (fixed?.name ?? 'Queue');
 
@@ -73,7 +75,7 @@ export function QueuePage({ path, me }: { path: string; me: User }) {
     queryFn: async (): Promise<Ticket[]> => {
       if (term) return must(await api.GET('/v1/tickets', { params: { query: { search: term, limit: PAGE } } }));
       if (current) return must(await api.GET('/v1/views/{view_id}/tickets', { params: { path: { view_id: current }, query: { limit: PAGE } } }));
-      return must(await api.GET('/v1/tickets', { params: { query: { ...(fixed ?? FIXED[0]).query(me), limit: PAGE } } }));
+      return must(await api.GET('/v1/tickets', { params: { query: { ...(fixed ?? ALL_OPEN).query(me), limit: PAGE } } }));
     },
   });
   const list = useMemo(() => sortTickets(tickets.data ?? [], sort), [tickets.data, sort]);
