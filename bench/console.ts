@@ -13,7 +13,7 @@ import { compactDashboard } from '../src/modules/dashboard/dashboard.compaction.
 import { createOrganization } from '../src/modules/organizations/organizations.service.js';
 import { openBlobStore } from '../src/storage/open-blob-store.js';
 import { benchEnv, percentile } from './common.js';
-import { seedDashboard } from './dashboard-seed.js';
+import { seed } from './seed.js';
 
 /**
  * The agent console (`node dist/bench/console.js`, after `npm run build`): the JavaScript and CSS a
@@ -55,7 +55,7 @@ try {
   const organizationId = await createOrganization(store.db, 'Bench organization');
   const { key } = await createApiKey(store.db, { organizationId, role: 'admin', name: 'bench' });
   let started = performance.now();
-  await seedDashboard(store, organizationId, TICKETS);
+  await seed(store, organizationId, { tickets: TICKETS, customers: 2000 });
   await compactDashboard(store);
   console.log(`seeded ${TICKETS.toLocaleString('en')} tickets in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   const created = await app.inject({
@@ -81,7 +81,14 @@ try {
     const queue = performance.now() - started;
     started = performance.now();
     await page.keyboard.press('Enter');
-    await page.locator('ol.thread > li').first().waitFor();
+    await page
+      .locator('ol.thread > li')
+      .first()
+      .waitFor({ timeout: 10_000 })
+      .catch(async (error: unknown) => {
+        console.error(`ticket page did not show (${page.url()}):`, (await page.locator('body').innerText()).slice(0, 600));
+        throw error;
+      });
     const ticket = performance.now() - started;
     // The first run warms the server's caches and JIT; it is left out.
     if (run > 0) {
