@@ -12,7 +12,8 @@ export const SESSION_SCHEME = 'sessionCookie';
 
 /** Routes that serve the documentation itself (and `/`, which leads to it); they are not operations of the API. */
 export function isDocumentationRoute(url: string, docsPrefix: string): boolean {
-  return url === '/' || url === '/openapi.json' || url === docsPrefix || url.startsWith(`${docsPrefix}/`);
+  // The agent console's pages (/app, src/modules/console) are pages, not operations, like the docs.
+  return url === '/' || url === '/app' || url.startsWith('/app/') || url === '/openapi.json' || url === docsPrefix || url.startsWith(`${docsPrefix}/`);
 }
 
 type Responses = Record<string, unknown>;
