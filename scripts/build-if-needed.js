@@ -13,7 +13,7 @@ function newestSource(dir) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
     // .js too: a few sources are JavaScript (the search worker, src/search/search.worker.js).
-    else if (/\.(ts|js)$/.test(entry.name)) newest = Math.max(newest, statSync(path).mtimeMs);
+    else if (/\.(ts|tsx|js|css|html|svg)$/.test(entry.name)) newest = Math.max(newest, statSync(path).mtimeMs);
   }
   return newest;
 }
@@ -23,4 +23,14 @@ const sources = Math.max(newestSource(join(root, 'src')), newestSource(join(root
 if (built < sources) {
   process.stderr.write('building ticketing (tsc)...\n');
   execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+}
+
+// The agent console (web/, served at /app): rebuilt with Vite when dist/web/ is missing or older
+// than its sources or the SDK it uses.
+const webStamp = join(root, 'dist', 'web', 'index.html');
+const webBuilt = existsSync(webStamp) ? statSync(webStamp).mtimeMs : 0;
+const webSources = Math.max(newestSource(join(root, 'web')), newestSource(join(root, 'sdk')));
+if (webBuilt < webSources) {
+  process.stderr.write('building the agent console (vite)...\n');
+  execFileSync(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn', '--config', join(root, 'web', 'vite.config.ts')], { stdio: 'inherit' });
 }

@@ -16,13 +16,30 @@ export interface TicketingClientOptions extends Omit<ClientOptions, 'baseUrl'> {
   baseUrl: string;
   /** An API key (key_admin_... or key_ro_...), sent as `Authorization: Bearer <key>`. Leave out for the public operations. */
   apiKey?: string;
+  /**
+   * For a signed-in session (the cookie, `credentials: 'same-origin'`): returns the session's CSRF
+   * token (POST /v1/sessions or GET /v1/sessions/current), sent as `X-CSRF-Token` on every request
+   * that changes something. Called per request, so a new sign-in is picked up.
+   */
+  csrfToken?: () => string | null | undefined;
 }
 
 export type TicketingClient = Client<paths>;
 
-/** A client of one service with one API key. */
-export function createClient({ baseUrl, apiKey, ...options }: TicketingClientOptions): TicketingClient {
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** A client of one service with one API key, or of a signed-in session (cookie + `csrfToken`). */
+export function createClient({ baseUrl, apiKey, csrfToken, ...options }: TicketingClientOptions): TicketingClient {
   const client = createFetchClient<paths>({ ...options, baseUrl: baseUrl.replace(/\/+$/, '') });
+  if (csrfToken !== undefined) {
+    client.use({
+      onRequest({ request }) {
+        const token = csrfToken();
+        if (token && !SAFE_METHODS.has(request.method) && !request.headers.has('x-csrf-token')) request.headers.set('x-csrf-token', token);
+        return request;
+      },
+    });
+  }
   if (apiKey !== undefined) {
     client.use({
       onRequest({ request }) {

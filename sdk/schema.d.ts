@@ -810,6 +810,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The live stream: changes and presence as Server-Sent Events
+         * @description A `text/event-stream` that stays open: each change of the organization as an `event: change` message (its `id:` the event's id, its data the event exactly as in the change feed, filtered by the caller's scopes the same way), `event: presence` messages (who is viewing or replying on which ticket, for callers with tickets:read; the current state of every ticket with someone on it is sent first), and a comment line every ~15 s. `Last-Event-ID` resumes after that event; one no longer kept starts at the current end with an `event: resync` message (reload what you show). Open streams are capped per key or user and per organization (429).
+         *
+         *     Requires an API key with the scope `events:read`.
+         */
+        get: operations["followLiveStream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tickets/{ticket_id}/presence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Say that you are viewing or replying on a ticket (presence)
+         * @description Shown to the live streams of the organization that may read tickets, as `event: presence`. An entry lapses about 45 s after its last refresh; `gone` removes it at once. A signed-in user appears by their full name; an API key by its name.
+         *
+         *     Requires an API key with the scope `tickets:read`.
+         */
+        put: operations["updateTicketPresence"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks": {
         parameters: {
             query?: never;
@@ -2817,6 +2861,10 @@ export interface components {
             /** @description The choices of a dropdown or multiselect (required for them, refused for other types), 1 to 100, distinct */
             options?: string[];
             required?: boolean;
+        };
+        UpdateTicketPresenceRequest: {
+            /** @description `viewing` or `replying` (refresh it every ~20 s: it lapses after about 45 s), or `gone` when leaving the ticket */
+            state: "viewing" | "replying" | "gone";
         };
         /**
          * @example {
@@ -6558,6 +6606,78 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             414: components["responses"]["UriTooLong"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    followLiveStream: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The `id` of the last `change` message received: the stream resumes right after it (browsers send it when they reconnect) */
+                "last-event-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A `text/event-stream`. `event: change` messages (`id:` the event id, `data:` the event as in the change feed), `event: presence` messages (`data: { "ticket_id", "users": [ { "id", "type", "name", "state" } ] }`), `event: resync` when Last-Event-ID named no kept event, and comment lines as heartbeats every ~15 s. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    updateTicketPresence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                ticket_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateTicketPresenceRequest"];
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];

@@ -15,10 +15,12 @@ import { signInLimiter } from './limits/sign-in-limits.js';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.js';
 import { attachmentDownloadsRoutes } from './modules/attachments/attachments.downloads.routes.js';
 import { attachmentsRoutes } from './modules/attachments/attachments.routes.js';
+import { consoleRoutes } from './modules/console/console.routes.js';
 import { commentsRoutes } from './modules/comments/comments.routes.js';
 import { customersRoutes } from './modules/customers/customers.routes.js';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
+import { liveRoutes } from './modules/live/live.routes.js';
 import { createMessageIds } from './modules/mail/mail.message-ids.js';
 import { mailRoutes } from './modules/mail/mail.routes.js';
 import { mailboxesRoutes } from './modules/mail/mailboxes.routes.js';
@@ -112,6 +114,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(dashboardRoutes, deps);
   await app.register(apiKeysRoutes, deps);
   await app.register(eventsRoutes, deps);
+  await app.register(liveRoutes, deps);
   await app.register(webhooksRoutes, deps);
   await app.register(mailboxesRoutes, deps);
   // One signer for both ends, so the secret is read (or created) once.
@@ -125,5 +128,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     perMinute: deps.config.rateLimit.portalPerMinute,
     windowMs: deps.config.rateLimit.windowMs,
   });
+  // The agent console's pages and assets (not part of the API document).
+  await app.register(consoleRoutes, {});
   return app;
 }

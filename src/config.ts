@@ -57,6 +57,12 @@ const EnvSchema = Type.Object({
   WEBHOOKS_POLL_INTERVAL_MS: Type.Integer({ minimum: 10, maximum: 600_000, default: 500 }),
   WEBHOOKS_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 1000, default: 8 }),
   CORS_ORIGINS: Type.Optional(Type.String()),
+  // The live stream and presence (docs/api-behaviour.md#live-stream-and-presence).
+  LIVE_STREAMS_PER_PRINCIPAL: Type.Integer({ minimum: 1, maximum: 1000, default: 8 }),
+  LIVE_STREAMS_PER_ORG: Type.Integer({ minimum: 1, maximum: 100_000, default: 500 }),
+  LIVE_POLL_INTERVAL_MS: Type.Integer({ minimum: 10, maximum: 60_000, default: 250 }),
+  LIVE_HEARTBEAT_MS: Type.Integer({ minimum: 100, maximum: 300_000, default: 15_000 }),
+  LIVE_PRESENCE_TTL_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 45_000 }),
   // Collections one organization can grow are bounded (docs/operations.md#bounded-collections).
   MAX_API_KEYS_PER_ORG: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1_000 }),
   MAX_WEBHOOKS_PER_ORG: Type.Integer({ minimum: 1, maximum: 100_000, default: 100 }),
@@ -155,6 +161,8 @@ export interface Config {
   mail: MailConfig;
   /** Browser origins allowed to call the API (CORS): any (`*`), a list, or none (null: CORS off). */
   corsOrigins: '*' | string[] | null;
+  /** Open streams per key or user and per organization (per process); how often other processes' events are looked for; heartbeat and presence lifetimes. */
+  live: { streamsPerPrincipal: number; streamsPerOrg: number; pollIntervalMs: number; heartbeatMs: number; presenceTtlMs: number };
   /** The most records of each bounded collection one organization may hold (src/limits/collection-caps.ts). */
   caps: {
     /** Active (neither revoked nor expired) API keys. */
@@ -425,6 +433,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       smtpListener: e.MAIL_SMTP_PORT === undefined ? null : { host: e.MAIL_SMTP_HOST ?? e.HOST, port: e.MAIL_SMTP_PORT },
     },
     corsOrigins: parseCorsOrigins(e.CORS_ORIGINS),
+    live: { streamsPerPrincipal: e.LIVE_STREAMS_PER_PRINCIPAL, streamsPerOrg: e.LIVE_STREAMS_PER_ORG, pollIntervalMs: e.LIVE_POLL_INTERVAL_MS, heartbeatMs: e.LIVE_HEARTBEAT_MS, presenceTtlMs: e.LIVE_PRESENCE_TTL_MS },
     caps: { apiKeys: e.MAX_API_KEYS_PER_ORG, webhooks: e.MAX_WEBHOOKS_PER_ORG, views: e.MAX_VIEWS_PER_ORG, macros: e.MAX_MACROS_PER_ORG },
     apiKeysRetentionDays: e.API_KEYS_RETENTION_DAYS,
     search: {

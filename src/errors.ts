@@ -170,6 +170,15 @@ export const errors = {
       undefined,
       { 'retry-after': '1' },
     ),
+  /** Too many live streams open at once (GET /v1/stream): whose, the cap and its setting. */
+  tooManyStreams: (whose: string, max: number, setting: string) =>
+    new AppError(
+      429,
+      'too_many_streams',
+      `Too many live streams are open for ${whose} (at most ${max}, ${setting}); close one (another tab or client) and retry`,
+      undefined,
+      { 'retry-after': '5' },
+    ),
   /** A bounded collection is full (src/limits/collection-caps.ts): the cap, its setting and how to make room. */
   collectionFull: (held: number, cap: { max: number; setting: string; noun: string; remedy: string }) =>
     new AppError(

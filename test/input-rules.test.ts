@@ -52,6 +52,7 @@ function validBody(op: Operation): { payload?: string | Buffer; contentType?: st
   const bodies: Record<string, unknown> = {
     'POST /v1/tickets': { customer_name: 'Ada', customer_email: 'ada@example.com', subject: 'S', description: 'D' },
     'PATCH /v1/tickets/{ticket_id}': { subject: 'S' },
+    'PUT /v1/tickets/{ticket_id}/presence': { state: 'viewing' },
     'POST /v1/customers': { name: 'C', email: `c-${unique}@example.com` },
     'PATCH /v1/customers/{customer_id}': { name: 'C' },
     'POST /v1/users': { email: `u-${unique}@example.com`, full_name: 'U' },

@@ -54,7 +54,8 @@ interface Document {
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'];
 const toOpenApiPath = (url: string): string => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
-const isDocsRoute = (url: string): boolean => url === '/' || url === '/openapi.json' || url === '/docs' || url.startsWith('/docs/');
+// The documentation itself and the agent console's pages (/app) are not operations of the API.
+const isDocsRoute = (url: string): boolean => url === '/' || url === '/app' || url.startsWith('/app/') || url === '/openapi.json' || url === '/docs' || url.startsWith('/docs/');
 
 /** Every documented operation as "METHOD /path". */
 function documentedOperations(doc: Document): Map<string, Operation> {

@@ -133,6 +133,13 @@ describe('the typed SDK drives every operation of a live server', () => {
     // Null only for keys without tickets:write, and in replays: this key holds it, and it is no replay.
     if (token === null) throw new Error('the rotation answered without the token');
     expect(ok(await api.GET('/v1/tickets/{ticket_id}/events', { params: { path } })).length).toBeGreaterThan(0);
+    expect((await api.PUT('/v1/tickets/{ticket_id}/presence', { params: { path }, body: { state: 'viewing' } })).response.status).toBe(204);
+    // The live stream never ends by itself: read its first bytes, then let go.
+    const live = await api.GET('/v1/stream', { parseAs: 'stream' });
+    expect(live.response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    const reader = (live.response.body as ReadableStream<Uint8Array>).getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toContain(': connected');
+    await reader.cancel();
 
     // Comments.
     const comment = ok(await api.POST('/v1/tickets/{ticket_id}/comments', { params: { path }, body: { body: 'Looking into it' } }));

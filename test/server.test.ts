@@ -9,6 +9,7 @@ import { loadConfig } from '../src/config.js';
 import { openStore } from '../src/db/store.js';
 import { startServer } from '../src/server.js';
 import { buildCli, listening, spawnServe, waitFor, type Child } from './helpers/processes.js';
+import { openStream } from './helpers/sse.js';
 
 const dirs: string[] = [];
 
@@ -63,6 +64,22 @@ describe('startServer (in process)', () => {
     const res2 = await fetch(`${again.address}/v1/test`, { headers: { authorization: `Bearer ${key}` } });
     expect(res2.status).toBe(200);
     expect(await again.shutdown()).toBe(0);
+  });
+});
+
+describe('startServer with live streams open', () => {
+  it('ends the streams when shutting down, without waiting for them or for the grace', async () => {
+    const config = loadConfig({ DATA_DIR: tempDir(), PORT: '0', LOG_LEVEL: 'silent', SHUTDOWN_GRACE_MS: '5000' });
+    const out = capture();
+    const server = await startServer(config, { output: out.output, handleSignals: false });
+    const streams = await Promise.all(
+      [0, 1].map(() => openStream(server.address, { authorization: `Bearer ${server.bootstrapKey}` })),
+    );
+    expect(streams.map((s) => s.status)).toEqual([200, 200]);
+    const started = Date.now();
+    expect(await server.shutdown()).toBe(0);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    await Promise.all(streams.map((s) => s.ended));
   });
 });
 

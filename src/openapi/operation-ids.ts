@@ -65,6 +65,8 @@ export const OPERATION_IDS: Record<string, string> = {
   'PATCH /v1/api-keys/{key_id}': 'updateApiKey',
   'DELETE /v1/api-keys/{key_id}': 'revokeApiKey',
   'GET /v1/events': 'listEvents',
+  'GET /v1/stream': 'followLiveStream',
+  'PUT /v1/tickets/{ticket_id}/presence': 'updateTicketPresence',
   'GET /v1/webhooks': 'listWebhooks',
   'POST /v1/webhooks': 'createWebhook',
   'GET /v1/webhooks/{webhook_id}': 'getWebhook',

@@ -12,7 +12,8 @@ export const SESSION_SCHEME = 'sessionCookie';
 
 /** Routes that serve the documentation itself (and `/`, which leads to it); they are not operations of the API. */
 export function isDocumentationRoute(url: string, docsPrefix: string): boolean {
-  return url === '/' || url === '/openapi.json' || url === docsPrefix || url.startsWith(`${docsPrefix}/`);
+  // The agent console's pages (/app, src/modules/console) are pages, not operations, like the docs.
+  return url === '/' || url === '/app' || url.startsWith('/app/') || url === '/openapi.json' || url === docsPrefix || url.startsWith(`${docsPrefix}/`);
 }
 
 type Responses = Record<string, unknown>;
@@ -106,8 +107,8 @@ const RAW_MAIL_BODY = { type: 'string', format: 'binary', description: 'The raw 
  */
 function documentResponse(schema: unknown, named: ComponentCollector): unknown {
   const s = schema as Record<string, unknown> | undefined;
-  if (s?.type === 'string' && s.format === 'binary') {
-    // One entry per type a file can be served with (`x-content-types`), or any type.
+  if (s?.type === 'string' && (s.format === 'binary' || Array.isArray(s['x-content-types']))) {
+    // One entry per type a file (or a stream) can be served with (`x-content-types`), or any type.
     const { description, headers, 'x-content-types': types, ...rest } = s;
     const mediaTypes = Array.isArray(types) ? (types as string[]) : ['*/*'];
     return { description, ...(headers ? { headers } : {}), content: Object.fromEntries(mediaTypes.map((type) => [type, { schema: rest }])) };

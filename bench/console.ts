@@ -1,0 +1,107 @@
+import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium } from 'playwright-core';
+import { buildApp } from '../src/app.js';
+import { createApiKey } from '../src/auth/keys.service.js';
+import { loadConfig } from '../src/config.js';
+import { migrateToLatest } from '../src/db/migrator.js';
+import { COMMAND_TIMEOUTS, openStore } from '../src/db/store.js';
+import { consoleDirectory } from '../src/modules/console/console.routes.js';
+import { compactDashboard } from '../src/modules/dashboard/dashboard.compaction.js';
+import { createOrganization } from '../src/modules/organizations/organizations.service.js';
+import { openBlobStore } from '../src/storage/open-blob-store.js';
+import { benchEnv, percentile } from './common.js';
+import { seed } from './seed.js';
+
+/**
+ * The agent console (`node dist/bench/console.js`, after `npm run build`): the JavaScript and CSS a
+ * first load fetches, gzip-compressed; then, on a SQLite store of BENCH_CONSOLE_TICKETS tickets
+ * (default 100,000), the time from pressing "Sign in" to the first ticket of the queue on screen,
+ * and from Enter on it to its conversation on screen, in Debian's Chromium (CHROMIUM_PATH), each
+ * BENCH_CONSOLE_RUNS times (default 10) in a fresh browser context (no cache).
+ */
+const TICKETS = Number(process.env.BENCH_CONSOLE_TICKETS ?? 100_000);
+const RUNS = Number(process.env.BENCH_CONSOLE_RUNS ?? 10);
+const PASSWORD = 'bench password, long enough';
+
+function bundle(): { file: string; bytes: number; gzip: number }[] {
+  const dir = consoleDirectory();
+  const html = readFileSync(join(dir, 'index.html'), 'utf8');
+  return [...html.matchAll(/(?:src|href)="\/app\/(assets\/[^"]+\.(?:js|css))"/g)].map(([, file]) => {
+    const body = readFileSync(join(dir, file!));
+    return { file: file!, bytes: body.length, gzip: gzipSync(body, { level: 9 }).length };
+  });
+}
+
+const ms = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return `p50 ${percentile(sorted, 50).toFixed(0)} ms, p95 ${percentile(sorted, 95).toFixed(0)} ms, max ${sorted[sorted.length - 1]!.toFixed(0)} ms`;
+};
+
+const files = bundle();
+for (const f of files) console.log(`${f.file}: ${(f.bytes / 1024).toFixed(1)} KB, gzip ${(f.gzip / 1024).toFixed(1)} KB`);
+const js = files.filter((f) => f.file.endsWith('.js')).reduce((sum, f) => sum + f.gzip, 0);
+console.log(`first load JavaScript, gzip: ${(js / 1024).toFixed(1)} KB (budget 250 KB)`);
+
+const dataDir = mkdtempSync(join(tmpdir(), 'ticketing-bench-console-'));
+const config = loadConfig(benchEnv(dataDir, undefined));
+const store = openStore({ dataDir, databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize, timeouts: COMMAND_TIMEOUTS, search: config.search });
+const app = await buildApp({ config, store, blobs: openBlobStore(config, store) });
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+try {
+  await migrateToLatest(store.db);
+  const organizationId = await createOrganization(store.db, 'Bench organization');
+  const { key } = await createApiKey(store.db, { organizationId, role: 'admin', name: 'bench' });
+  let started = performance.now();
+  await seed(store, organizationId, { tickets: TICKETS, customers: 2000 });
+  await compactDashboard(store);
+  console.log(`seeded ${TICKETS.toLocaleString('en')} tickets in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const created = await app.inject({
+    method: 'POST',
+    url: '/v1/users',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    payload: JSON.stringify({ email: 'bench-agent@example.com', full_name: 'Bench Agent', password: PASSWORD, role: 'agent' }),
+  });
+  if (created.statusCode !== 201) throw new Error(`creating the agent: ${created.statusCode} ${created.body}`);
+  const base = await app.listen({ host: '127.0.0.1', port: 0 });
+
+  const toQueue: number[] = [];
+  const toTicket: number[] = [];
+  for (let run = 0; run < RUNS + 1; run++) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${base}/app/`);
+    await page.getByLabel('Email').fill('bench-agent@example.com');
+    await page.getByLabel('Password').fill(PASSWORD);
+    started = performance.now();
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.locator('ol.rows > li').first().waitFor();
+    const queue = performance.now() - started;
+    started = performance.now();
+    await page.keyboard.press('Enter');
+    await page
+      .locator('ol.thread > li')
+      .first()
+      .waitFor({ timeout: 10_000 })
+      .catch(async (error: unknown) => {
+        console.error(`ticket page did not show (${page.url()}):`, (await page.locator('body').innerText()).slice(0, 600));
+        throw error;
+      });
+    const ticket = performance.now() - started;
+    // The first run warms the server's caches and JIT; it is left out.
+    if (run > 0) {
+      toQueue.push(queue);
+      toTicket.push(ticket);
+    }
+    await context.close();
+  }
+  console.log(`sign-in to first ticket visible (${RUNS} runs, ${TICKETS.toLocaleString('en')} tickets): ${ms(toQueue)}`);
+  console.log(`Enter on it to its conversation visible: ${ms(toTicket)}`);
+} finally {
+  await browser.close();
+  await app.close();
+  await store.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,60 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiError, api, must, type Ticket, type UpdateTicket } from './api.js';
+
+export interface Loaded {
+  ticket: Ticket;
+  /** The ETag of the ticket as loaded: sent back in If-Match. */
+  etag: string;
+}
+
+/** The ticket and its ETag. Every query of a ticket starts with ['t', id], so one invalidation refreshes them all. */
+export function useTicket(id: string) {
+  return useQuery({
+    queryKey: ['t', id, 'ticket'],
+    queryFn: async (): Promise<Loaded> => {
+      const result = await api.GET('/v1/tickets/{ticket_id}', { params: { path: { ticket_id: id } } });
+      return { ticket: must(result), etag: result.response.headers.get('etag') ?? '' };
+    },
+  });
+}
+
+export const CONFLICT = 'This ticket changed since you opened it';
+
+/** A change of the ticket's properties, sent with If-Match: a stale copy is 412, shown as a conflict. */
+export function useUpdateTicket(id: string, onConflict: () => void) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (changes: UpdateTicket): Promise<Loaded> => {
+      const loaded = client.getQueryData<Loaded>(['t', id, 'ticket']);
+      const result = await api.PATCH('/v1/tickets/{ticket_id}', {
+        params: { path: { ticket_id: id }, header: loaded?.etag ? { 'if-match': loaded.etag } : {} },
+        body: changes,
+      });
+      if (result.response.status === 412) throw new ApiError(412, CONFLICT);
+      return { ticket: must(result), etag: result.response.headers.get('etag') ?? '' };
+    },
+    onSuccess: (loaded) => {
+      client.setQueryData(['t', id, 'ticket'], loaded);
+      void client.invalidateQueries({ queryKey: ['t', id, 'events'] });
+      void client.invalidateQueries({ queryKey: ['queue'] });
+      void client.invalidateQueries({ queryKey: ['counts'] });
+      void client.invalidateQueries({ queryKey: ['dashboard'] });
+    },
+    onError: (error) => {
+      if (error instanceof ApiError && error.status === 412) {
+        onConflict();
+        void client.invalidateQueries({ queryKey: ['t', id] });
+      }
+    },
+  });
+}
+
+/**
+ * Whether the ticket is still as it was at `etag` (GET with If-None-Match: 304 = unchanged). The
+ * answer's new ETag comes back when it changed.
+ */
+export async function changedSince(id: string, etag: string): Promise<string | null> {
+  const result = await api.GET('/v1/tickets/{ticket_id}', { params: { path: { ticket_id: id }, header: { 'if-none-match': etag } } });
+  if (result.response.status === 304) return null;
+  return result.response.headers.get('etag') ?? '';
+}
