@@ -571,7 +571,9 @@ export interface paths {
         put?: never;
         /**
          * Add a comment to a ticket
-         * @description Requires an API key with the scope `comments:write`.
+         * @description With If-Match (the ticket's ETag, as GET /v1/tickets/{ticket_id} gave it), a reply written against a ticket that has changed since is refused with 412, and nothing is written.
+         *
+         *     Requires an API key with the scope `comments:write`.
          */
         post: operations["createComment"];
         delete?: never;
@@ -5458,6 +5460,8 @@ export interface operations {
             header?: {
                 /** @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer without doing the work again; with another body it is 422; while the first is still running, 409. 1 to 255 visible ASCII characters, e.g. a fresh UUID per operation; a quoted string ("...") names the same key as without quotes. */
                 "idempotency-key"?: string;
+                /** @description Change only if the record is still as the client last saw it: its ETag (or `*`). A stale one is 412 and nothing is changed */
+                "if-match"?: string;
             };
             path: {
                 ticket_id: string;
@@ -5498,6 +5502,17 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            /** @description HTTP 412 */
+            412: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];

@@ -109,9 +109,13 @@ export function registerConditionalRequests(app: FastifyInstance): void {
     // of one record. First among the route's own: the HEAD twin's last one drops the body.
     if (single && (methods.includes('GET') || methods.includes('HEAD') || methods.includes('PATCH'))) addRouteHook(route, 'onSend', tagAnswer, { first: true });
     const reads = methods.includes('GET') && single;
-    const writes = (methods.includes('PATCH') || methods.includes('DELETE')) && isApiRoute(route.url) && route.url.includes(':') && route.config?.ifMatch === true;
+    // A route may name the address of the record its precondition is about (a reply's ticket).
+    const about = typeof route.config?.ifMatch === 'string' ? route.config.ifMatch : route.url;
+    const writes =
+      (methods.includes('PATCH') || methods.includes('DELETE') || (methods.includes('POST') && about !== route.url)) &&
+      isApiRoute(route.url) && route.url.includes(':') && route.config?.ifMatch !== undefined && route.config.ifMatch !== false;
     if (writes) {
-      const url = route.url;
+      const url = about;
       checkedUrls.add(url);
       addRouteHook(route, 'preHandler', (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
         const header = request.headers['if-match'];
@@ -171,8 +175,11 @@ function tagged(request: FastifyRequest, reply: FastifyReply, payload: unknown):
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The route's service checks If-Match against the record under its lock (assertIfMatch). */
-    ifMatch?: boolean;
+    /**
+     * The route's service checks If-Match against the record under its lock (assertIfMatch): the
+     * record at the route's own address (true), or at the address named (a POST that adds to it).
+     */
+    ifMatch?: boolean | string;
   }
   interface FastifyRequest {
     /** The If-Match header of a route with `config.ifMatch`, with the tag function to check it by. */

@@ -11,7 +11,8 @@ import type { Page } from '../../shared/pagination.js';
 import { creationTimeIso } from '../../shared/clock.js';
 import { toIso } from '../../shared/time.js';
 import { actorOf, changesBetween, withEvents, type Actor } from '../events/events.log.js';
-import { getTicketRow } from '../tickets/tickets.service.js';
+import { findTicketForUpdate } from '../tickets/tickets.repository.js';
+import { getTicketRow, presentTicket } from '../tickets/tickets.service.js';
 import { userExists } from '../users/users.repository.js';
 import type { Comment, CreateCommentBody, UpdateCommentBody } from './comments.schemas.js';
 import {
@@ -78,6 +79,8 @@ export async function createComment(
   caller: Commenter,
   ticketId: string,
   body: CreateCommentBody,
+  /** The ticket's ETag as the caller saw it (If-Match); with the caller's view of the ticket (tracking_token). */
+  ifMatch?: { check: IfMatch | undefined; seesTrackingToken: boolean },
 ): Promise<Comment> {
   const { db } = deps.store;
   const { organizationId } = caller;
@@ -105,6 +108,11 @@ export async function createComment(
     // The write first (on SQLite it takes the write lock at once); the mail is queued in the same
     // transaction, so the comment is never written without it.
     await insertComment(trx, row);
+    // A reply written against a ticket that changed since is refused (412), and nothing is written.
+    if (ifMatch?.check) {
+      const ticket = presentTicket((await findTicketForUpdate(trx, organizationId, ticketId))!);
+      assertIfMatch(ifMatch.check, ifMatch.seesTrackingToken ? ticket : { ...ticket, tracking_token: null }, 'The ticket');
+    }
     const delivery = mailer && row.is_internal === 0 ? await mailCommentToCustomer(trx, mailer, organizationId, ticketId, row) : null;
     const comment = presentComment({ ...row, delivery: delivery === null ? null : JSON.stringify(delivery) });
     events.add({ type: 'comment.created', resourceType: 'comment', resourceId: row.id, ticketId, object: comment, occurredAt: now });
