@@ -2247,7 +2247,10 @@ export interface components {
             priority: "low" | "medium" | "high" | "urgent";
             /** Format: date-time */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description The last activity the customer can see: the ticket's own last change, its newest public message or its newest file, whichever is latest
+             */
             updated_at: string;
             /** Format: date-time */
             resolved_at: string | null;
@@ -7687,7 +7690,10 @@ export interface operations {
     };
     getPortalPage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `1` right after a reply was sent: the page confirms it */
+                sent?: string;
+            };
             header?: never;
             path: {
                 /** @description The ticket's tracking_token */
@@ -7795,7 +7801,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Sent: back to the ticket page (Location), at the new comment */
+            /** @description Sent: back to the ticket page (Location, with `sent=1` so it confirms), at the new comment */
             303: {
                 headers: {
                     Location: components["headers"]["Location"];
