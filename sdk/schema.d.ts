@@ -571,7 +571,9 @@ export interface paths {
         put?: never;
         /**
          * Add a comment to a ticket
-         * @description Requires an API key with the scope `comments:write`.
+         * @description With If-Match (the ticket's ETag, as GET /v1/tickets/{ticket_id} gave it), a reply written against a ticket that has changed since is refused with 412, and nothing is written.
+         *
+         *     Requires an API key with the scope `comments:write`.
          */
         post: operations["createComment"];
         delete?: never;
@@ -2427,7 +2429,10 @@ export interface components {
             priority: "low" | "medium" | "high" | "urgent";
             /** Format: date-time */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description The last activity the customer can see: the ticket's own last change, its newest public message or its newest file, whichever is latest
+             */
             updated_at: string;
             /** Format: date-time */
             resolved_at: string | null;
@@ -5692,6 +5697,8 @@ export interface operations {
             header?: {
                 /** @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer without doing the work again; with another body it is 422; while the first is still running, 409. 1 to 255 visible ASCII characters, e.g. a fresh UUID per operation; a quoted string ("...") names the same key as without quotes. */
                 "idempotency-key"?: string;
+                /** @description Change only if the record is still as the client last saw it: its ETag (or `*`). A stale one is 412 and nothing is changed */
+                "if-match"?: string;
             };
             path: {
                 ticket_id: string;
@@ -5732,6 +5739,17 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            /** @description HTTP 412 */
+            412: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -8218,7 +8236,10 @@ export interface operations {
     };
     getPortalPage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `1` right after a reply was sent: the page confirms it */
+                sent?: string;
+            };
             header?: never;
             path: {
                 /** @description The ticket's tracking_token */
@@ -8326,7 +8347,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Sent: back to the ticket page (Location), at the new comment */
+            /** @description Sent: back to the ticket page (Location, with `sent=1` so it confirms), at the new comment */
             303: {
                 headers: {
                     Location: components["headers"]["Location"];

@@ -112,6 +112,28 @@ describe('If-Match', () => {
     expect(weak.statusCode).toBe(412);
   });
 
+  it("a reply written against a ticket that changed since is 412 saying the ticket changed, and nothing is written", async () => {
+    const ticket = await newTicket();
+    const url = `/v1/tickets/${ticket.id}`;
+    const seen = (await get(url)).headers.etag as string;
+    // Meanwhile another agent changes the ticket.
+    expect((await t.request({ method: 'PATCH', url, body: { priority: 'urgent' } })).statusCode).toBe(200);
+    const reply = await t.request({ method: 'POST', url: `${url}/comments`, body: { body: 'Written against the old ticket' }, headers: { 'if-match': seen } });
+    expect(reply.statusCode).toBe(412);
+    expect(reply.json<{ detail: string }>().detail).toMatch(/^The ticket has changed since the version named in If-Match; nothing was changed/);
+    expect((await get(`${url}/comments`)).json<unknown[]>()).toEqual([]);
+    // Against the current version (or `*`, or without If-Match) it is written.
+    const current = (await get(url)).headers.etag as string;
+    expect((await t.request({ method: 'POST', url: `${url}/comments`, body: { body: 'Fresh' }, headers: { 'if-match': current } })).statusCode).toBe(201);
+    expect((await t.request({ method: 'POST', url: `${url}/comments`, body: { body: 'Any' }, headers: { 'if-match': '*' } })).statusCode).toBe(201);
+    // A key without tickets:write sees the ticket without its tracking_token, and its ETag is of that view.
+    const agent = await t.org.key({ scopes: ['tickets:read', 'comments:write', 'comments:read'] });
+    const agentTag = (await t.request({ method: 'GET', url, key: agent })).headers.etag as string;
+    expect(agentTag).not.toBe(current);
+    expect((await t.request({ method: 'POST', url: `${url}/comments`, key: agent, body: { body: 'Mine' }, headers: { 'if-match': agentTag } })).statusCode).toBe(201);
+    expect((await get(`${url}/comments`)).json<unknown[]>()).toHaveLength(3);
+  });
+
   it('concurrent PATCHes with the same If-Match: exactly one wins, the others are 412', async () => {
     const ticket = await newTicket();
     const url = `/v1/tickets/${ticket.id}`;

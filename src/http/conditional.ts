@@ -107,14 +107,14 @@ export function registerConditionalRequests(app: FastifyInstance): void {
     }
     // The ETag hook is the route's own: GET (and its HEAD twin, which comes here as HEAD) and PATCH
     // of one record. First among the route's own: the HEAD twin's last one drops the body.
-    // A POST that changes and answers the record of another address (`ifMatch: { of }`) is tagged
-    // and checked as that address's PATCH would be.
+    // A POST about the record of another address (`ifMatch: { of }`: applying a macro to a ticket,
+    // a reply to it) is checked as that address's PATCH would be, and tagged when it answers that record (200).
     const of = actsOn(route);
     if (single && (methods.includes('GET') || methods.includes('HEAD') || methods.includes('PATCH') || of !== undefined)) addRouteHook(route, 'onSend', tagAnswer, { first: true });
     const reads = methods.includes('GET') && single;
     const writes =
       ((methods.includes('PATCH') || methods.includes('DELETE')) && isApiRoute(route.url) && route.url.includes(':') && route.config?.ifMatch === true) ||
-      (methods.includes('POST') && single && of !== undefined);
+      (methods.includes('POST') && of !== undefined);
     if (writes) {
       const url = of ?? route.url;
       checkedUrls.add(url);

@@ -48,8 +48,12 @@ describe.skipIf(!available)('the customer portal in a real browser', () => {
       await page.goto(`${base}/portal/${ticket.tracking_token}`);
       await page.getByLabel('Your message').fill('The invoice number is INV-2026-0042.');
       await Promise.all([page.waitForURL(/#comment-[0-9a-f-]{36}$/), page.getByRole('button', { name: 'Send reply' }).click()]);
-      expect(page.url().startsWith(`${base}/portal/${ticket.tracking_token}#comment-`)).toBe(true);
+      expect(page.url().startsWith(`${base}/portal/${ticket.tracking_token}?sent=1#comment-`)).toBe(true);
       expect(await page.locator('ol.thread > li.customer').innerText()).toContain('The invoice number is INV-2026-0042.');
+      // A confirmation, and "Last updated" is the reply's time.
+      expect(await page.getByRole('status').innerText()).toContain('Your reply was sent.');
+      const reply = page.locator('ol.thread > li.customer time');
+      expect(await page.locator('dd time').nth(1).getAttribute('datetime')).toBe(await reply.getAttribute('datetime'));
 
       const comments = await agentComments(t, ticket.id);
       expect(comments).toEqual([

@@ -38,16 +38,21 @@ export async function commentsRoutes(fastify: FastifyInstance, deps: AppDeps & {
   });
 
   app.post('/v1/tickets/:ticket_id/comments', {
-    config: { auth: { scope: 'comments:write' } },
+    config: { auth: { scope: 'comments:write' }, ifMatch: { of: '/v1/tickets/:ticket_id' } },
     schema: {
       tags,
       summary: 'Add a comment to a ticket',
+      description:
+        "With If-Match (the ticket's ETag, as GET /v1/tickets/{ticket_id} gave it), a reply written against a ticket that has " +
+        'changed since is refused with 412, and nothing is written.',
       params: TicketCommentsParams,
       body: CreateCommentBody,
       response: responses({ 201: Comment, 404: ErrorBody }, [400, 413, 415]),
     },
     handler: async (request, reply) => {
-      const comment = await comments.createComment(deps, authOf(request), request.params.ticket_id, request.body);
+      const auth = authOf(request);
+      const ifMatch = { check: ifMatchOf(request), seesTrackingToken: auth.scopes.has('tickets:write') };
+      const comment = await comments.createComment(deps, auth, request.params.ticket_id, request.body, ifMatch);
       return reply.code(201).send(comment);
     },
   });

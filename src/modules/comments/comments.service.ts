@@ -11,7 +11,8 @@ import type { Page } from '../../shared/pagination.js';
 import { creationTimeIso } from '../../shared/clock.js';
 import { toIso } from '../../shared/time.js';
 import { actorOf, changesBetween, withEvents, type Actor, type EventLog } from '../events/events.log.js';
-import { getTicketRow } from '../tickets/tickets.service.js';
+import { findTicketForUpdate } from '../tickets/tickets.repository.js';
+import { getTicketRow, presentTicket } from '../tickets/tickets.service.js';
 import { userExists } from '../users/users.repository.js';
 import { attachmentIdsOfTicket } from '../attachments/attachments.repository.js';
 import type { Comment, CreateCommentBody, UpdateCommentBody } from './comments.schemas.js';
@@ -80,6 +81,8 @@ export async function createComment(
   caller: Commenter,
   ticketId: string,
   body: CreateCommentBody,
+  /** The ticket's ETag as the caller saw it (If-Match); with the caller's view of the ticket (tracking_token). */
+  ifMatch?: { check: IfMatch | undefined; seesTrackingToken: boolean },
 ): Promise<Comment> {
   const { db } = deps.store;
   const { organizationId } = caller;
@@ -94,9 +97,16 @@ export async function createComment(
     if (missing >= 0) throw errors.invalidField(`body.attachment_ids[${missing}]`, 'is not an attachment of this ticket: upload the file to the ticket first');
   }
   const author = body.author_user_id === undefined ? caller.holderUserId : body.author_user_id;
-  return withEvents(db, organizationId, actorOf(caller), (trx, events) =>
-    addComment(trx, events, deps.mailer, organizationId, ticketId, { body: body.body, is_internal: body.is_internal ?? false, author_user_id: author, attachment_ids: attachmentIds }),
-  );
+  return withEvents(db, organizationId, actorOf(caller), async (trx, events) => {
+    const comment = await addComment(trx, events, deps.mailer, organizationId, ticketId, { body: body.body, is_internal: body.is_internal ?? false, author_user_id: author, attachment_ids: attachmentIds });
+    // A reply written against a ticket that changed since is refused (412), and nothing is written:
+    // checked after the write (which takes SQLite's write lock), under the ticket's lock.
+    if (ifMatch?.check) {
+      const ticket = presentTicket((await findTicketForUpdate(trx, organizationId, ticketId))!);
+      assertIfMatch(ifMatch.check, ifMatch.seesTrackingToken ? ticket : { ...ticket, tracking_token: null }, 'The ticket');
+    }
+    return comment;
+  });
 }
 
 /**

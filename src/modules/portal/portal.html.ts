@@ -165,11 +165,13 @@ export interface TicketPageOptions {
   pagePath: string;
   /** A reply that could not be taken, with the reason shown next to the form. */
   error?: { message: string; draft: string };
+  /** The customer's reply was just taken: a confirmation is shown under the conversation. */
+  sent?: boolean;
 }
 
 /** The ticket page: facts, the request, attachments, the public thread and the reply form. */
 export function renderTicketPage(ticket: PortalTicket, options: TicketPageOptions): string {
-  const { pagePath, error } = options;
+  const { pagePath, error, sent } = options;
   const shown = ticket.comments.length;
   const older = ticket.comment_count - shown;
   const thread =
@@ -178,7 +180,8 @@ export function renderTicketPage(ticket: PortalTicket, options: TicketPageOption
       : html`${older > 0 ? html`<p class="meta">The ${older} earliest messages are not shown.</p>` : ''}
 <ol class="thread">
 ${ticket.comments.map(comment)}
-</ol>`;
+</ol>
+${sent && !error ? html`<p class="notice" id="reply-sent" role="status">Your reply was sent. Our support team will answer here, and you can add more below.</p>` : ''}`;
   const files =
     ticket.attachments.length === 0
       ? html`<p>No files.</p>`

@@ -147,7 +147,7 @@ describe('GET /portal/{tracking_token}', () => {
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         payload: 'body=hi',
       });
-      expect(redirect.headers.location).toMatch(new RegExp(`^/support/portal/${ticket.tracking_token}#comment-`));
+      expect(redirect.headers.location).toMatch(new RegExp(`^/support/portal/${ticket.tracking_token}\\?sent=1#comment-`));
     } finally {
       await prefixed.close();
     }
@@ -163,13 +163,33 @@ describe('POST /portal/{tracking_token}/reply', () => {
     const comments = await agentComments(t, ticket.id);
     expect(comments).toHaveLength(1);
     expect(comments[0]).toMatchObject({ body: 'Still broken & <b>bold</b>\r\nsecond line', author_customer_id: ticket.customer_id });
-    expect(res.headers.location).toBe(`/portal/${ticket.tracking_token}#comment-${comments[0]!.id}`);
+    expect(res.headers.location).toBe(`/portal/${ticket.tracking_token}?sent=1#comment-${comments[0]!.id}`);
     expect(res.headers['referrer-policy']).toBe('no-referrer');
     expect((await getTicket(t, ticket.id)).status).toBe('open');
     const html = (await page(ticket.tracking_token)).body;
     expect(html).toContain(`<li id="comment-${comments[0]!.id}" class="customer">`);
     expect(html).toContain('<strong>You</strong>');
     expect(html).toContain('Still broken &amp; &lt;b&gt;bold&lt;/b&gt;');
+    // Only the address the reply redirects to confirms it.
+    expect(html).not.toContain('id="reply-sent"');
+    const confirmed = (await t.app.inject({ method: 'GET', url: `/portal/${ticket.tracking_token}?sent=1` })).body;
+    expect(confirmed).toContain('<p class="notice" id="reply-sent" role="status">Your reply was sent.');
+  });
+
+  it('moves "Last updated" with the conversation: a new comment moves it, though the ticket itself is unchanged', async () => {
+    const ticket = await portalTicket(t);
+    const lastUpdated = async () => /<dt>Last updated<\/dt><dd><time datetime="([^"]+)"/.exec((await page(ticket.tracking_token)).body)![1]!;
+    const before = await lastUpdated();
+    expect(before).toBe((await getTicket(t, ticket.id)).updated_at);
+    await new Promise((r) => setTimeout(r, 5));
+    const res = await t.request({ method: 'POST', url: `/v1/tickets/${ticket.id}/comments`, body: { body: 'We are on it' } });
+    expect(res.statusCode).toBe(201);
+    expect((await getTicket(t, ticket.id)).updated_at).toBe(before);
+    expect(await lastUpdated()).toBe(res.json<{ created_at: string }>().created_at);
+    // An internal note is not part of the customer's conversation.
+    await new Promise((r) => setTimeout(r, 5));
+    await t.request({ method: 'POST', url: `/v1/tickets/${ticket.id}/comments`, body: { body: 'note', is_internal: true } });
+    expect(await lastUpdated()).toBe(res.json<{ created_at: string }>().created_at);
   });
 
   it('shows the page again with the reason for an empty or too long reply, keeping the text', async () => {

@@ -5,7 +5,7 @@ import { AppError } from '../../errors.js';
 import { logFailure, toAppError } from '../../http/error-handler.js';
 import { PAGE_HEADERS, renderMessagePage, renderNotFoundPage, renderTicketPage } from './portal.html.js';
 import { tokenBeforeBody } from './portal.hooks.js';
-import { PortalAttachmentParams, PortalReplyForm, PortalTicketParams } from './portal.schemas.js';
+import { PortalAttachmentParams, PortalPageQuery, PortalReplyForm, PortalTicketParams } from './portal.schemas.js';
 import * as portal from './portal.service.js';
 
 const Html = (description: string) => Type.String({ description });
@@ -74,12 +74,14 @@ export async function portalPages(fastify: FastifyInstance, deps: portal.PortalD
       summary: 'The ticket as a web page for the customer (HTML)',
       produces: ['text/html'],
       params: PortalTicketParams,
+      querystring: PortalPageQuery,
       response: { 200: Html('The ticket page'), ...HTML_ERRORS },
     },
     handler: async (request, reply) => {
       const token = request.params.tracking_token;
       const ticket = await portal.getPortalTicket(deps, token);
-      return sendPage(reply, 200, renderTicketPage(ticket, { pagePath: portal.portalPagePath(deps.config, portal.canonicalToken(token)) }));
+      const pagePath = portal.portalPagePath(deps.config, portal.canonicalToken(token));
+      return sendPage(reply, 200, renderTicketPage(ticket, { pagePath, sent: request.query.sent === '1' }));
     },
   });
 
@@ -95,7 +97,7 @@ export async function portalPages(fastify: FastifyInstance, deps: portal.PortalD
       params: PortalTicketParams,
       body: PortalReplyForm,
       response: {
-        303: Type.Null({ description: 'Sent: back to the ticket page (Location), at the new comment' }),
+        303: Type.Null({ description: 'Sent: back to the ticket page (Location, with `sent=1` so it confirms), at the new comment' }),
         ...HTML_ERRORS,
         400: Html('The form could not be read, or the address is malformed'),
         409: Html('The ticket is closed: its page with the reason'),
@@ -111,7 +113,8 @@ export async function portalPages(fastify: FastifyInstance, deps: portal.PortalD
       try {
         const comment = await portal.addCustomerReply(deps, token, text);
         const page = portal.portalPagePath(deps.config, portal.canonicalToken(token));
-        return reply.headers(PAGE_HEADERS).redirect(`${page}#comment-${comment.id}`, 303);
+        // `sent=1`: the page confirms the reply was taken.
+        return reply.headers(PAGE_HEADERS).redirect(`${page}?sent=1#comment-${comment.id}`, 303);
       } catch (error) {
         if (!(error instanceof AppError) || (error.statusCode !== 422 && error.statusCode !== 409)) throw error;
         // Refused: the page again, with the reason next to the form and the text kept.

@@ -9,6 +9,10 @@ export const REPLY_MAX_CHARS = 10_000;
 const TrackingToken = Type.String({ description: "The ticket's tracking_token" });
 
 export const PortalTicketParams = Type.Object({ tracking_token: TrackingToken });
+export const PortalPageQuery = Type.Object({
+  sent: Type.Optional(Type.String({ maxLength: 10, description: '`1` right after a reply was sent: the page confirms it' })),
+});
+
 export const PortalAttachmentParams = Type.Object({ tracking_token: TrackingToken, attachment_id: Type.String() });
 
 export const PortalComment = named(
@@ -54,7 +58,7 @@ export const PortalTicket = named(
       status: TicketStatus,
       priority: TicketPriority,
       created_at: DateTime(),
-      updated_at: DateTime(),
+      updated_at: DateTime({ description: "The last activity the customer can see: the ticket's own last change, its newest public message or its newest file, whichever is latest" }),
       resolved_at: Nullable(DateTime()),
       closed_at: Nullable(DateTime()),
       accepts_replies: Type.Boolean({ description: 'False once the ticket is closed' }),

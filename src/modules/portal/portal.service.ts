@@ -91,6 +91,8 @@ export async function getPortalTicket(deps: PortalDeps, token: string): Promise<
   const number = Number(ticket.ticket_number);
   const page = portalPagePath(deps.config, ticket.tracking_token);
   const origin = new URL(deps.config.publicUrl).origin;
+  // "Last updated" moves with the conversation: a reply or a file does not change the ticket itself.
+  const activity = [ticket.updated_at, latest[0]?.created_at, ...files.map((f) => f.created_at)].filter((v) => v != null).map((v) => toIso(v));
   return {
     ticket_number: number,
     ticket_display_id: `TKT-${number}`,
@@ -99,7 +101,7 @@ export async function getPortalTicket(deps: PortalDeps, token: string): Promise<
     status: ticket.status,
     priority: ticket.priority,
     created_at: toIso(ticket.created_at),
-    updated_at: toIso(ticket.updated_at),
+    updated_at: activity.reduce((a, b) => (b > a ? b : a)),
     resolved_at: toIsoOrNull(ticket.resolved_at),
     closed_at: toIsoOrNull(ticket.closed_at),
     accepts_replies: ticket.status !== 'closed',
