@@ -14,6 +14,7 @@ import { createMessageIds } from './modules/mail/mail.message-ids.js';
 import { startMailOutbox } from './modules/mail/mail.outbox.worker.js';
 import { startSmtpListener } from './modules/mail/mail.smtp-listener.js';
 import { startImapWorker } from './modules/mail/mail.imap.worker.js';
+import { startBulkWorker } from './modules/jobs/jobs.worker.js';
 import { openBlobStore, sweepBlobStore, sweepWhileServing } from './storage/open-blob-store.js';
 
 /** Where the server writes what a human must see: the one-time admin key goes to `stdout`. */
@@ -78,9 +79,9 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     app = await buildApp({ config, store, blobs, metrics });
     sweepWhileServing(app, blobs, store.db);
     connections = trackConnections(app.server);
-    // Background jobs, once listening: webhook deliveries and the mail outbox (every process takes
-    // part), the event retention sweep, the dead API keys' retention sweep, the dashboard counters'
-    // compaction and (PostgreSQL) the search index's merge. They stop as soon as shutdown begins,
+    // Background jobs, once listening: webhook deliveries, the mail outbox and bulk jobs (every
+    // process takes part), the event retention sweep, the dead API keys' retention sweep, the
+    // dashboard counters' compaction and (PostgreSQL) the search index's merge. They stop as soon as shutdown begins,
     // before the store they use is closed.
     const jobs: Array<{ stop(): Promise<void> }> = [];
     app.addHook('preClose', async () => {
@@ -90,6 +91,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     jobs.push(
       startWebhookWorker({ store, config, log: app.log, onOutcome: metrics?.webhookOutcome }),
       startMailOutbox({ store, config, log: app.log }),
+      startBulkWorker({ store, config, log: app.log }),
       startEventRetention({ store, config, log: app.log }),
       startApiKeyRetention({ store, config, log: app.log }),
       startDashboardCompaction({ store, config, log: app.log }),
