@@ -79,9 +79,9 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     app = await buildApp({ config, store, blobs, metrics });
     sweepWhileServing(app, blobs, store.db);
     connections = trackConnections(app.server);
-    // Background jobs, once listening: webhook deliveries, the mail outbox and bulk jobs (every
-    // process takes part), the event retention sweep, the dead API keys' retention sweep, the
-    // dashboard counters' compaction and (PostgreSQL) the search index's merge. They stop as soon as shutdown begins,
+    // Background jobs, once listening: webhook deliveries and the mail outbox (every process takes
+    // part), the event retention sweep, the dead API keys' retention sweep, the dashboard counters'
+    // compaction and (PostgreSQL) the search index's merge. They stop as soon as shutdown begins,
     // before the store they use is closed.
     const jobs: Array<{ stop(): Promise<void> }> = [];
     app.addHook('preClose', async () => {
@@ -91,15 +91,15 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     jobs.push(
       startWebhookWorker({ store, config, log: app.log, onOutcome: metrics?.webhookOutcome }),
       startMailOutbox({ store, config, log: app.log }),
-      startBulkWorker({ store, config, log: app.log }),
       startEventRetention({ store, config, log: app.log }),
       startApiKeyRetention({ store, config, log: app.log }),
       startDashboardCompaction({ store, config, log: app.log }),
       startSearchIndexJob({ store, log: app.log }),
     );
     const mailer = { messageIds: createMessageIds(config), publicUrl: config.publicUrl };
-    // IMAP mailboxes are read by every process in turn (leased one at a time).
-    jobs.push(startImapWorker({ store, blobs, config, mailer, log: app.log }));
+    // IMAP mailboxes are read by every process in turn (leased one at a time); bulk jobs' items
+    // are shared by every process (leased a batch at a time).
+    jobs.push(startImapWorker({ store, blobs, config, mailer, log: app.log }), startBulkWorker({ store, config, mailer, log: app.log }));
     if (config.mail.smtpListener) {
       const listener = await startSmtpListener({ store, blobs, config, mailer, log: app.log }, config.mail.smtpListener);
       jobs.push(listener);

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { DateTime, named, Nullable, StringEnum, Uuid } from '../../shared/schemas.js';
-import { Actions } from './bulk.actions.js';
+import { Actions } from '../macros/actions.js';
 
 /** The most tickets one bulk change may name (or a view may match). */
 export const MAX_BULK_TICKETS = 1_000;

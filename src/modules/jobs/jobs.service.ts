@@ -7,7 +7,7 @@ import { AppError, errors } from '../../errors.js';
 import { nowIso, toIso, toIsoOrNull } from '../../shared/time.js';
 import { actorOf } from '../events/events.log.js';
 import { viewTickets } from '../views/views.service.js';
-import { checkBulkActions } from './bulk.actions.js';
+import { actingUserOf, checkActions, scopesOfActions, type Actions } from '../macros/actions.js';
 import * as repo from './jobs.repository.js';
 import { MAX_BULK_TICKETS, type BulkBody, type Job } from './jobs.schemas.js';
 
@@ -46,10 +46,21 @@ async function ticketIdsOf(deps: JobDeps, auth: AuthContext, body: BulkBody): Pr
   return tickets.map((t) => t.id);
 }
 
+/** The action list checked once, up front: the scopes it needs, "me" only with a user behind the request, every value (422 naming the action). */
+async function checkedActions(deps: JobDeps, auth: AuthContext, actions: Actions): Promise<Actions> {
+  const missing = scopesOfActions(actions).find((scope) => !auth.scopes.has(scope));
+  if (missing !== undefined) throw errors.forbidden(missing);
+  const me = actions.findIndex((a) => a.field === 'assigned_user_id' && a.value === 'me');
+  if (me >= 0 && actingUserOf(actorOf(auth)) === null) {
+    throw errors.invalidField(`body.actions[${me}].value`, '"me" needs a user applying the actions: sign in, or use an API key with a holder user');
+  }
+  return checkActions(deps.store.db, auth.organizationId, actions, 'body.actions');
+}
+
 /** Checks the request, then writes the job and one pending item per ticket in one transaction; the worker does the rest. */
 export async function createBulkJob(deps: JobDeps, auth: AuthContext, body: BulkBody): Promise<string> {
   const ticketIds = await ticketIdsOf(deps, auth, body);
-  const actions = await checkBulkActions(deps.store.db, auth.organizationId, body.actions);
+  const actions = await checkedActions(deps, auth, body.actions);
   const id = randomUUID();
   const now = nowIso();
   await deps.store.db.transaction().execute((trx) =>

@@ -15,7 +15,7 @@ type Job = {
   finished_at: string | null;
   results: Array<{ ticket_id: string; status: string; detail?: string }>;
 };
-type Ticket = { id: string; priority: string; status: string };
+type Ticket = { id: string; priority: string; status: string; tags: string[] };
 type Event = { type: string };
 type FieldError = { field: string; message: string };
 
@@ -68,22 +68,25 @@ async function finish(org: TestOrg, jobId: string): Promise<Job> {
   }
 }
 
-const updates = async (org: TestOrg, id: string) =>
-  (await ok<Event[]>(org.adminKey, 'GET', `/v1/tickets/${id}/events?limit=100`)).filter((e) => e.type === 'ticket.updated').length;
+const eventsOf = async (org: TestOrg, id: string, type = 'ticket.updated') =>
+  (await ok<Event[]>(org.adminKey, 'GET', `/v1/tickets/${id}/events?limit=100`)).filter((e) => e.type === type).length;
+const updates = (org: TestOrg, id: string) => eventsOf(org, id);
 
 describe('bulk changes', () => {
   it('change each ticket once, each with its own event, and the job says so', async () => {
     const org = await t.newOrg();
     const three = await tickets(org, 3);
-    const jobId = await bulk(org, { ids: three.map((x) => x.id), actions: urgent });
+    const actions = [...urgent, { field: 'add_tags', value: ['Bulk'] }, { field: 'comment', value: { body: 'Looked at in bulk', is_internal: true } }];
+    const jobId = await bulk(org, { ids: three.map((x) => x.id), actions });
     const job = await finish(org, jobId);
     expect(job).toMatchObject({ id: jobId, status: 'completed', total: 3, done: 3, failed: 0 });
     expect(job.started_at).not.toBeNull();
     expect(job.finished_at).not.toBeNull();
     expect(job.results).toEqual(three.map((x) => ({ ticket_id: x.id, status: 'applied' })));
     for (const x of three) {
-      expect((await ok<Ticket>(org.adminKey, 'GET', `/v1/tickets/${x.id}`)).priority).toBe('urgent');
+      expect(await ok<Ticket>(org.adminKey, 'GET', `/v1/tickets/${x.id}`)).toMatchObject({ priority: 'urgent', tags: ['bulk'] });
       expect(await updates(org, x.id)).toBe(1);
+      expect(await eventsOf(org, x.id, 'comment.created')).toBe(1);
     }
   });
 
@@ -125,15 +128,23 @@ describe('bulk changes', () => {
     const other = await t.newOrg();
     const ids = Array.from({ length: 1_001 }, () => randomUUID());
     expect(fieldsOf(await send(org.adminKey, 'POST', '/v1/tickets/bulk', { ids, actions: urgent }))).toEqual(['body.ids']);
-    expect((await send(org.adminKey, 'POST', '/v1/tickets/bulk', { ids: ids.slice(0, 1_000), actions: urgent })).statusCode).toBe(202);
+    // 1,000 is allowed; a repeated id counts once.
+    const one = await ticket(org);
+    const repeated = await finish(org, await bulk(org, { ids: Array.from({ length: 1_000 }, () => one.id), actions: urgent }));
+    expect(repeated).toMatchObject({ status: 'completed', total: 1, done: 1, results: [{ ticket_id: one.id, status: 'applied' }] });
     const view = await ok<{ id: string }>(other.adminKey, 'POST', '/v1/views', { name: 'V', shared: true, conditions: {} });
     expect(fieldsOf(await send(org.adminKey, 'POST', '/v1/tickets/bulk', { view_id: view.id, actions: urgent }))).toEqual(['body.view_id']);
     expect(fieldsOf(await send(org.adminKey, 'POST', '/v1/tickets/bulk', { ids: [randomUUID()], view_id: view.id, actions: urgent }))).toEqual(['body.view_id']);
     expect(fieldsOf(await send(org.adminKey, 'POST', '/v1/tickets/bulk', { actions: urgent }))).toEqual(['body.ids']);
     expect(fieldsOf(await send(org.adminKey, 'POST', '/v1/tickets/bulk', { ids: [randomUUID()], actions: [] }))).toEqual(['body.actions']);
-    // The accepted 1,000-id job above, done: every item failed, none applied.
-    const jobs = await t.store.db.selectFrom('jobs').select('id').where('organization_id', '=', org.id).execute();
-    expect(await finish(org, jobs[0]!.id)).toMatchObject({ status: 'failed', total: 1_000, failed: 1_000 });
+    const badValue = [...urgent, { field: 'assigned_team_id', value: randomUUID() }];
+    expect(fieldsOf(await send(org.adminKey, 'POST', '/v1/tickets/bulk', { ids: [randomUUID()], actions: badValue }))).toEqual(['body.actions[1].value']);
+    // "me" needs a user behind the request (this key has none); a comment needs comments:write.
+    expect(fieldsOf(await send(org.adminKey, 'POST', '/v1/tickets/bulk', { ids: [randomUUID()], actions: [{ field: 'assigned_user_id', value: 'me' }] }))).toEqual(['body.actions[0].value']);
+    const writer = await org.key({ role: 'admin', name: 'w', scopes: ['tickets:write'] });
+    const comment = [{ field: 'comment', value: { body: 'Hi' } }];
+    expect((await send(writer, 'POST', '/v1/tickets/bulk', { ids: [randomUUID()], actions: comment })).statusCode).toBe(403);
+    expect(await updates(org, one.id)).toBe(1);
   });
 });
 

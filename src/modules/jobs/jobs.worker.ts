@@ -7,7 +7,8 @@ import { AppError } from '../../errors.js';
 import { logFailure } from '../../http/error-handler.js';
 import { nowIso } from '../../shared/time.js';
 import { withEvents, type Actor } from '../events/events.log.js';
-import { applyBulkActions, type Actions } from './bulk.actions.js';
+import { applyActions, type Actions } from '../macros/actions.js';
+import type { Mailer } from '../mail/mail.outbox.js';
 import * as repo from './jobs.repository.js';
 import { onJobQueued } from './jobs.service.js';
 
@@ -23,6 +24,8 @@ export interface BulkWorkerDeps {
   store: Store;
   config: Pick<Config, 'jobs'>;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error' | 'level'>;
+  /** Public comments of the actions are mailed to the customer, as the comments route mails them. */
+  mailer?: Mailer | undefined;
 }
 
 export interface BulkWorker {
@@ -65,7 +68,7 @@ export function startBulkWorker(deps: BulkWorkerDeps): BulkWorker {
     try {
       await withEvents(db, org, info.actor, async (trx, events) => {
         if (!(await repo.finishItem(trx, item.id, owner, { status: 'applied', detail: null, now: nowIso() }))) throw new NotLeased();
-        await applyBulkActions(trx, events, org, item.ticket_id, info.actions, info.actor);
+        await applyActions(trx, { organizationId: org, events, mailer: deps.mailer, at: 'actions' }, item.ticket_id, info.actions, info.actor);
       });
     } catch (error) {
       if (error instanceof NotLeased) return;
