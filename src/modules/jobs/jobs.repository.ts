@@ -58,7 +58,8 @@ export async function claimItems(db: Executor, claim: { owner: string; now: stri
 export async function finishItem(db: Executor, id: string, owner: string, end: { status: 'applied' | 'failed'; detail: string | null; now: string }): Promise<boolean> {
   const result = await db
     .updateTable('job_items')
-    .set({ status: end.status, detail: end.detail, finished_at: end.now, lease_owner: null, lease_expires_at: null })
+    // lease_owner stays: which process did it (for operators, and the fleet test).
+    .set({ status: end.status, detail: end.detail, finished_at: end.now, lease_expires_at: null })
     .where('id', '=', id)
     .where('lease_owner', '=', owner)
     .where('status', '=', 'pending')

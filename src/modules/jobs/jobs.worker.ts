@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import { setImmediate as turn } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Store } from '../../db/store.js';
@@ -106,6 +107,9 @@ export function startBulkWorker(deps: BulkWorkerDeps): BulkWorker {
       for (let item = queue.shift(); item; item = queue.shift()) {
         const info = await jobInfo(item, cache);
         if (info) await work(item, info);
+        // SQLite answers synchronously: without a turn of the event loop between items, a job
+        // would hold the process, and requests would wait for all of it.
+        await turn();
       }
     };
     await Promise.all(Array.from({ length: Math.min(LANES, items.length) }, lane));
