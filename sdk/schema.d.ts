@@ -608,6 +608,82 @@ export interface paths {
         patch: operations["updateComment"];
         trace?: never;
     };
+    "/v1/macros": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organization's macros, oldest first
+         * @description Requires an API key with the scope `macros:read`.
+         */
+        get: operations["listMacros"];
+        put?: never;
+        /**
+         * Save a macro
+         * @description Its actions are checked against the organization's users, teams and custom fields (422 naming the action, e.g. body.actions[2].value). At most MAX_MACROS_PER_ORG (default 500) per organization (422 past it).
+         *
+         *     Requires an API key with the scope `macros:write`.
+         */
+        post: operations["createMacro"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/macros/{macro_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a macro
+         * @description Requires an API key with the scope `macros:read`.
+         */
+        get: operations["getMacro"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a macro
+         * @description Requires an API key with the scope `macros:delete`.
+         */
+        delete: operations["deleteMacro"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a macro (partial)
+         * @description Requires an API key with the scope `macros:write`.
+         */
+        patch: operations["updateMacro"];
+        trace?: never;
+    };
+    "/v1/tickets/{ticket_id}/macros/{macro_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply a macro to a ticket
+         * @description Applies every action of the macro in one transaction and answers the ticket (with its ETag; If-Match as for PATCH). Needs macros:read too, and comments:write when the macro writes a comment. An action naming a record deleted since the macro was saved is 422 naming it (macro.actions[i].value) and changes nothing. No request body.
+         *
+         *     Requires an API key with the scope `tickets:write`.
+         */
+        post: operations["applyMacro"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/dashboard": {
         parameters: {
             query?: never;
@@ -1319,7 +1395,7 @@ export interface components {
              */
             role: "admin" | "readonly";
             /** @description resource:action scopes */
-            scopes?: ("tickets:read" | "tickets:write" | "tickets:delete" | "comments:read" | "comments:write" | "comments:delete" | "attachments:read" | "attachments:write" | "attachments:delete" | "customers:read" | "customers:write" | "customers:delete" | "teams:read" | "teams:write" | "teams:delete" | "users:read" | "users:write" | "users:delete" | "dashboard:read" | "events:read" | "webhooks:read" | "webhooks:write" | "webhooks:delete" | "fields:read" | "fields:write" | "fields:delete" | "mailboxes:read" | "mailboxes:write" | "mailboxes:delete" | "views:read" | "views:write" | "views:delete")[];
+            scopes?: ("tickets:read" | "tickets:write" | "tickets:delete" | "comments:read" | "comments:write" | "comments:delete" | "attachments:read" | "attachments:write" | "attachments:delete" | "customers:read" | "customers:write" | "customers:delete" | "teams:read" | "teams:write" | "teams:delete" | "users:read" | "users:write" | "users:delete" | "dashboard:read" | "events:read" | "webhooks:read" | "webhooks:write" | "webhooks:delete" | "fields:read" | "fields:write" | "fields:delete" | "mailboxes:read" | "mailboxes:write" | "mailboxes:delete" | "views:read" | "views:write" | "views:delete" | "macros:read" | "macros:write" | "macros:delete")[];
             /**
              * Format: uuid
              * @description The user (agent) the key is issued to; must be a user of the organization
@@ -1402,6 +1478,81 @@ export interface components {
             has_premium_support?: boolean;
             /** @default false */
             is_vip?: boolean;
+        };
+        /**
+         * @example {
+         *       "name": "Ask for a screenshot",
+         *       "actions": [
+         *         {
+         *           "field": "status",
+         *           "value": "pending"
+         *         },
+         *         {
+         *           "field": "assigned_user_id",
+         *           "value": "me"
+         *         },
+         *         {
+         *           "field": "add_tags",
+         *           "value": [
+         *             "waiting-on-customer"
+         *           ]
+         *         },
+         *         {
+         *           "field": "comment",
+         *           "value": {
+         *             "body": "Could you send us a screenshot of the error?",
+         *             "is_internal": false
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
+        CreateMacroRequest: {
+            name: string;
+            /** @description What the macro is for, shown to agents choosing one */
+            description?: string | null;
+            /**
+             * @description 1 to 50 actions, each field at most once, applied together to one ticket in one transaction
+             * @example [
+             *       {
+             *         "field": "status",
+             *         "value": "pending"
+             *       },
+             *       {
+             *         "field": "assigned_user_id",
+             *         "value": "me"
+             *       },
+             *       {
+             *         "field": "add_tags",
+             *         "value": [
+             *           "waiting"
+             *         ]
+             *       },
+             *       {
+             *         "field": "comment",
+             *         "value": {
+             *           "body": "We are looking into it.",
+             *           "is_internal": false
+             *         }
+             *       }
+             *     ]
+             */
+            actions: {
+                /**
+                 * @description One of status, priority, assigned_user_id, assigned_team_id, category, due_date, add_tags, remove_tags, comment, or custom_fields.<key>
+                 * @example status
+                 */
+                field: string;
+                /** @description The field's new value; its type depends on the field (docs/api-behaviour.md, "Macros and actions") */
+                value: string | number | boolean | null | string[] | {
+                    body: string;
+                    /**
+                     * @description An internal note: the customer never sees it
+                     * @default false
+                     */
+                    is_internal?: boolean;
+                };
+            }[];
         };
         /**
          * @example {
@@ -2043,6 +2194,33 @@ export interface components {
             /** @constant */
             status: "ok";
         };
+        Macro: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            description: string | null;
+            /** @description As checked and stored: tags lower-case and sorted, times in UTC, is_internal always given */
+            actions: {
+                /**
+                 * @description One of status, priority, assigned_user_id, assigned_team_id, category, due_date, add_tags, remove_tags, comment, or custom_fields.<key>
+                 * @example status
+                 */
+                field: string;
+                /** @description The field's new value; its type depends on the field (docs/api-behaviour.md, "Macros and actions") */
+                value: string | number | boolean | null | string[] | {
+                    body: string;
+                    /**
+                     * @description An internal note: the customer never sees it
+                     * @default false
+                     */
+                    is_internal?: boolean;
+                };
+            }[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
         /**
          * @example {
          *       "outcome": "created",
@@ -2437,7 +2615,7 @@ export interface components {
             /** @description A label for people; grants nothing */
             name?: string;
             /** @description resource:action scopes */
-            scopes?: ("tickets:read" | "tickets:write" | "tickets:delete" | "comments:read" | "comments:write" | "comments:delete" | "attachments:read" | "attachments:write" | "attachments:delete" | "customers:read" | "customers:write" | "customers:delete" | "teams:read" | "teams:write" | "teams:delete" | "users:read" | "users:write" | "users:delete" | "dashboard:read" | "events:read" | "webhooks:read" | "webhooks:write" | "webhooks:delete" | "fields:read" | "fields:write" | "fields:delete" | "mailboxes:read" | "mailboxes:write" | "mailboxes:delete" | "views:read" | "views:write" | "views:delete")[];
+            scopes?: ("tickets:read" | "tickets:write" | "tickets:delete" | "comments:read" | "comments:write" | "comments:delete" | "attachments:read" | "attachments:write" | "attachments:delete" | "customers:read" | "customers:write" | "customers:delete" | "teams:read" | "teams:write" | "teams:delete" | "users:read" | "users:write" | "users:delete" | "dashboard:read" | "events:read" | "webhooks:read" | "webhooks:write" | "webhooks:delete" | "fields:read" | "fields:write" | "fields:delete" | "mailboxes:read" | "mailboxes:write" | "mailboxes:delete" | "views:read" | "views:write" | "views:delete" | "macros:read" | "macros:write" | "macros:delete")[];
             /**
              * Format: uuid
              * @description The user (agent) the key is issued to; must be a user of the organization
@@ -2506,6 +2684,58 @@ export interface components {
             notes?: string | null;
             has_premium_support?: boolean;
             is_vip?: boolean;
+        };
+        /**
+         * @example {
+         *       "name": "Ask for a screenshot (pending)"
+         *     }
+         */
+        UpdateMacroRequest: {
+            name?: string;
+            /** @description What the macro is for, shown to agents choosing one */
+            description?: string | null;
+            /**
+             * @description 1 to 50 actions, each field at most once, applied together to one ticket in one transaction
+             * @example [
+             *       {
+             *         "field": "status",
+             *         "value": "pending"
+             *       },
+             *       {
+             *         "field": "assigned_user_id",
+             *         "value": "me"
+             *       },
+             *       {
+             *         "field": "add_tags",
+             *         "value": [
+             *           "waiting"
+             *         ]
+             *       },
+             *       {
+             *         "field": "comment",
+             *         "value": {
+             *           "body": "We are looking into it.",
+             *           "is_internal": false
+             *         }
+             *       }
+             *     ]
+             */
+            actions?: {
+                /**
+                 * @description One of status, priority, assigned_user_id, assigned_team_id, category, due_date, add_tags, remove_tags, comment, or custom_fields.<key>
+                 * @example status
+                 */
+                field: string;
+                /** @description The field's new value; its type depends on the field (docs/api-behaviour.md, "Macros and actions") */
+                value: string | number | boolean | null | string[] | {
+                    body: string;
+                    /**
+                     * @description An internal note: the customer never sees it
+                     * @default false
+                     */
+                    is_internal?: boolean;
+                };
+            }[];
         };
         /**
          * @example {
@@ -5604,6 +5834,318 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description HTTP 412 */
+            412: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    listMacros: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 500 */
+                limit?: number;
+                /** @description Records to skip (same as skip), 0 to 100,000; to reach further, narrow the list with filters */
+                offset?: number;
+                /** @description Records to skip (same as offset), 0 to 100,000; to reach further, narrow the list with filters */
+                skip?: number;
+                /** @description Keyset paging: the opaque cursor from the `Link: <...>; rel="next"` header of the previous page; the page starts right after that page's last item, so items added or removed meanwhile are neither skipped nor repeated. Not with offset/skip. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The next page of the list (`<...>; rel="next"`, its `cursor` filled in), sent when this page is full */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Macro"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    createMacro: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer without doing the work again; with another body it is 422; while the first is still running, 409. 1 to 255 visible ASCII characters, e.g. a fresh UUID per operation; a quoted string ("...") names the same key as without quotes. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Ask for a screenshot",
+                 *       "actions": [
+                 *         {
+                 *           "field": "status",
+                 *           "value": "pending"
+                 *         },
+                 *         {
+                 *           "field": "assigned_user_id",
+                 *           "value": "me"
+                 *         },
+                 *         {
+                 *           "field": "add_tags",
+                 *           "value": [
+                 *             "waiting-on-customer"
+                 *           ]
+                 *         },
+                 *         {
+                 *           "field": "comment",
+                 *           "value": {
+                 *             "body": "Could you send us a screenshot of the error?",
+                 *             "is_internal": false
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateMacroRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this answer is the stored answer of an earlier request with the same Idempotency-Key (a secret it held shown once is null) */
+                    "Idempotent-Replayed"?: "true";
+                    Location: components["headers"]["CreatedLocation"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Macro"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    getMacro: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the copy the client holds: 304 Not Modified (no body) while it is still current */
+                "if-none-match"?: string;
+            };
+            path: {
+                macro_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The version of this representation: send it back in If-None-Match (GET) or If-Match (PATCH, DELETE) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Macro"];
+                };
+            };
+            /** @description Not Modified: the copy named in If-None-Match is current (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    deleteMacro: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                macro_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    updateMacro: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                macro_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Ask for a screenshot (pending)"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateMacroRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The version of this representation: send it back in If-None-Match (GET) or If-Match (PATCH, DELETE) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Macro"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    applyMacro: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer without doing the work again; with another body it is 422; while the first is still running, 409. 1 to 255 visible ASCII characters, e.g. a fresh UUID per operation; a quoted string ("...") names the same key as without quotes. */
+                "idempotency-key"?: string;
+                /** @description Change only if the record is still as the client last saw it: its ETag (or `*`). A stale one is 412 and nothing is changed */
+                "if-match"?: string;
+            };
+            path: {
+                ticket_id: string;
+                macro_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this answer is the stored answer of an earlier request with the same Idempotency-Key (a secret it held shown once is null) */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The version of this representation: send it back in If-None-Match (GET) or If-Match (PATCH, DELETE) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ticket"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             /** @description HTTP 412 */
             412: {
                 headers: {

@@ -387,7 +387,7 @@ describe('what client generators need', () => {
   it('every operation has its stable operationId, unique, in camelCase verb-noun form', () => {
     const ids = [...documentedOperations(doc)].map(([key, operation]) => {
       expect(operation.operationId, key).toBe(OPERATION_IDS[key]);
-      expect(operation.operationId, key).toMatch(/^(list|get|create|update|delete|add|remove|revoke|retry|upload|download|post|follow)[A-Z][A-Za-z]+$/);
+      expect(operation.operationId, key).toMatch(/^(list|get|create|update|delete|add|remove|revoke|retry|upload|download|post|follow|apply)[A-Z][A-Za-z]+$/);
       return operation.operationId;
     });
     expect(new Set(ids).size).toBe(ids.length);
@@ -482,6 +482,7 @@ describe('what client generators need', () => {
     const field = await send('POST /v1/ticket-fields', {});
     const mailbox = await send('POST /v1/mailboxes', {});
     const view = await send('POST /v1/views', {});
+    const macro = await send('POST /v1/macros', {});
     const comment = await send('POST /v1/tickets/{ticket_id}/comments', { ticket_id: ticket.id });
     const token = await t.request({ method: 'POST', url: `/v1/tickets/${ticket.id}/tracking-token` });
     const ids = {
@@ -494,6 +495,7 @@ describe('what client generators need', () => {
       field_id: field.id,
       mailbox_id: mailbox.id,
       view_id: view.id,
+      macro_id: macro.id,
       comment_id: comment.id,
       tracking_token: token.json<{ tracking_token: string }>().tracking_token,
     };

@@ -120,6 +120,15 @@ describe('the typed SDK drives every operation of a live server', () => {
     expect(ok(await api.GET('/v1/views/{view_id}', { params: { path: viewPath } })).sort).toEqual({ by: 'created_at', order: 'desc' });
     expect(ok(await api.GET('/v1/views')).map((v) => v.id)).toEqual([view.id]);
     expect((await api.DELETE('/v1/views/{view_id}', { params: { path: viewPath } })).response.status).toBe(204);
+    // Macros: actions typed in the body; applying one answers the ticket.
+    const macro = ok(await api.POST('/v1/macros', { body: { name: 'Urgent', actions: [{ field: 'priority', value: 'urgent' }, { field: 'add_tags', value: ['escalated'] }] } }));
+    const macroPath = { macro_id: macro.id };
+    expect(ok(await api.PATCH('/v1/macros/{macro_id}', { params: { path: macroPath }, body: { description: 'Escalate' } })).description).toBe('Escalate');
+    expect(ok(await api.GET('/v1/macros/{macro_id}', { params: { path: macroPath } })).actions).toHaveLength(2);
+    expect(ok(await api.GET('/v1/macros')).map((m) => m.id)).toEqual([macro.id]);
+    const escalated = ok(await api.POST('/v1/tickets/{ticket_id}/macros/{macro_id}', { params: { path: { ...path, ...macroPath } } }));
+    expect([escalated.priority, escalated.tags.includes('escalated')]).toEqual(['urgent', true]);
+    expect((await api.DELETE('/v1/macros/{macro_id}', { params: { path: macroPath } })).response.status).toBe(204);
     const token = ok(await api.POST('/v1/tickets/{ticket_id}/tracking-token', { params: { path } })).tracking_token;
     // Null only for keys without tickets:write, and in replays: this key holds it, and it is no replay.
     if (token === null) throw new Error('the rotation answered without the token');

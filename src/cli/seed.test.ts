@@ -84,6 +84,8 @@ describe('ticketing seed', () => {
       expect((await api.get<{ key: string }[]>('/v1/ticket-fields')).map((f) => f.key)).toEqual(['plan', 'seats']);
       expect((await api.get<unknown[]>('/v1/tickets?custom_fields[plan]=pro&limit=100')).length).toBeGreaterThan(0);
       expect(tickets.every((t) => typeof (t as { custom_fields?: { plan?: unknown } }).custom_fields?.plan === 'string')).toBe(true);
+      // Two demo macros.
+      expect((await api.get<{ name: string }[]>('/v1/macros')).map((m) => m.name)).toEqual(['Escalate to Technical Support', 'Ask for details and wait']);
       // A demo mailbox, not the default, so that the seeded customers get no mail.
       expect(await api.get<unknown[]>('/v1/mailboxes')).toEqual([expect.objectContaining({ address: 'support@demo.example.com', is_default: false, inbound: { type: 'none' } })]);
       // Through the services: every change is in the event feed, like any client's.
@@ -105,6 +107,7 @@ describe('ticketing seed', () => {
       expect((await again.get<unknown[]>('/v1/teams')).length).toBe(4);
       expect((await again.get<unknown[]>('/v1/users?limit=100')).length).toBe(8);
       expect((await again.get<unknown[]>('/v1/mailboxes')).length).toBe(1);
+      expect((await again.get<unknown[]>('/v1/macros')).length).toBe(2);
     } finally {
       await again.close();
     }

@@ -191,6 +191,11 @@ async function fill(app: FastifyInstance, key: string, count: number): Promise<S
   const hasPlans = fields.some((f) => f.key === 'plan' && f.type === 'dropdown' && PLANS.every((p) => f.options.includes(p)));
   const hasSeats = fields.some((f) => f.key === 'seats' && f.type === 'number');
 
+  // Two demo macros, reused by name; none when the organization has no room (MAX_MACROS_PER_ORG).
+  const existingMacros = (await call<{ name: string }[]>('GET', '/v1/macros?limit=500')) ?? [];
+  const macros = demoMacros(teams[1]!).filter((m) => !existingMacros.some((e) => e.name === m.name));
+  for (const macro of macros) await call('POST', '/v1/macros', macro, [422]);
+
   // Customers with their details; one already there (an earlier seed) is left as it is.
   for (const [name, company, region, timezone] of CUSTOMERS) {
     await call(
@@ -265,6 +270,29 @@ async function fill(app: FastifyInstance, key: string, count: number): Promise<S
 }
 
 const DEMO_MAILBOX = 'support@demo.example.com';
+
+/** The demo macros: what agents do again and again, in one step each (docs/api-behaviour.md, Macros and actions). */
+const demoMacros = (technicalTeamId: string) => [
+  {
+    name: 'Escalate to Technical Support',
+    description: 'Urgent, to the technical team, with an internal note',
+    actions: [
+      { field: 'priority', value: 'urgent' },
+      { field: 'assigned_team_id', value: technicalTeamId },
+      { field: 'add_tags', value: ['escalated'] },
+      { field: 'comment', value: { body: 'Internal: escalated to Technical Support.', is_internal: true } },
+    ],
+  },
+  {
+    name: 'Ask for details and wait',
+    description: 'A public reply asking for details; the ticket waits on the customer',
+    actions: [
+      { field: 'status', value: 'pending' },
+      { field: 'assigned_user_id', value: 'me' },
+      { field: 'comment', value: { body: 'Thanks for reaching out. Could you send us the steps that lead to the problem and a screenshot?', is_internal: false } },
+    ],
+  },
+];
 
 const emailOf = (name: string): string => `${name.toLowerCase().replace(/[^a-z]+/g, '.')}@customers.example.com`;
 

@@ -20,6 +20,7 @@ export interface Seeded {
   fieldId: string;
   mailboxId: string;
   viewId: string;
+  macroId: string;
   /** A path of a signed download of the attachment (`/storage/...?expires=...&signature=...`). */
   signedPath: string;
 }
@@ -81,9 +82,13 @@ export async function seedRecords(t: TestApp): Promise<Seeded> {
   const views = await t.request({ method: 'GET', url: '/v1/views?limit=1' });
   expect(views.statusCode, views.body).toBe(200);
   const viewId = views.json<{ id: string }[]>()[0]?.id ?? (await created(t, '/v1/views', { name: 'Seeded', shared: true, conditions: {} }));
+  // An organization holds at most MAX_MACROS_PER_ORG macros: suites that seed again reuse the first.
+  const macros = await t.request({ method: 'GET', url: '/v1/macros?limit=1' });
+  expect(macros.statusCode, macros.body).toBe(200);
+  const macroId = macros.json<{ id: string }[]>()[0]?.id ?? (await created(t, '/v1/macros', { name: 'Seeded', actions: [{ field: 'priority', value: 'high' }] }));
   const download = await t.request({ method: 'GET', url: `/v1/tickets/${ticketId}/attachments/${attachmentId}/download` });
   const signed = new URL(download.json<{ signed_url: string }>().signed_url);
-  return { ticketId, trackingToken, customerId, commentId, attachmentId, teamId, userId, memberId, keyId, webhookId, fieldId, mailboxId, viewId, signedPath: `${signed.pathname}${signed.search}` };
+  return { ticketId, trackingToken, customerId, commentId, attachmentId, teamId, userId, memberId, keyId, webhookId, fieldId, mailboxId, viewId, macroId, signedPath: `${signed.pathname}${signed.search}` };
 }
 
 /** The values path parameters take for the seeded records, by parameter name. */
@@ -101,6 +106,7 @@ export function pathValues(seeded: Seeded): Record<string, string> {
     field_id: seeded.fieldId,
     mailbox_id: seeded.mailboxId,
     view_id: seeded.viewId,
+    macro_id: seeded.macroId,
     // No delivery is made without a worker and a receiver; routes that take one check their query
     // and the webhook before the delivery, so an id that names none serves them.
     delivery_id: '00000000-0000-4000-8000-000000000000',

@@ -200,3 +200,23 @@ describe('macros: applying one to a ticket', () => {
     expect(await ok(org.adminKey, 'GET', `/v1/tickets/${ticket.id}/comments`)).toEqual([]);
   });
 });
+
+describe('macros: signed-in agents', () => {
+  it('an agent manages and applies macros; "me" and the comment\'s author are the session\'s user, and the events\' actor is that user', async () => {
+    const password = 'a long enough password';
+    const email = `session${n++}@example.com`;
+    const agent = await ok<{ id: string }>(t.org.adminKey, 'POST', '/v1/users', { email, full_name: 'Agent', password, role: 'agent' });
+    const signed = await t.app.inject({ method: 'POST', url: '/v1/sessions', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ email, password }) });
+    expect(signed.statusCode, signed.body).toBe(201);
+    const headers = { cookie: String(signed.headers['set-cookie']).split(';')[0]!, 'x-csrf-token': signed.json<{ csrf_token: string }>().csrf_token };
+    const created = await t.request({ method: 'POST', url: '/v1/macros', key: null, headers, body: macro([{ field: 'assigned_user_id', value: 'me' }, { field: 'comment', value: { body: 'Mine now' } }], 'Take it') });
+    expect(created.statusCode, created.body).toBe(201);
+    const ticket = await newTicket(t.org.adminKey);
+    const applied = await t.request({ method: 'POST', url: `/v1/tickets/${ticket.id}/macros/${created.json<Macro>().id}`, key: null, headers });
+    expect(applied.statusCode, applied.body).toBe(200);
+    expect(applied.json<Ticket>().assigned_user_id).toBe(agent.id);
+    expect(await ok(t.org.adminKey, 'GET', `/v1/tickets/${ticket.id}/comments`)).toMatchObject([{ body: 'Mine now', is_internal: false, author_user_id: agent.id }]);
+    const events = (await eventsOf(t.org.adminKey, ticket.id)).slice(1);
+    expect(events.map((e) => [e.type, e.actor.type, e.actor.user_id])).toEqual([['ticket.updated', 'user', agent.id], ['comment.created', 'user', agent.id]]);
+  });
+});

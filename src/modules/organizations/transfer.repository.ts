@@ -169,6 +169,8 @@ export const TRANSFER_TABLES: readonly TransferTable[] = [
     key: ['id'],
     columns: { id: text, organization_id: text, name: text, owner_user_id: text, conditions: text, sort_by: text, sort_order: text, created_at: text, updated_at: text },
   },
+  // Macros (docs/api-behaviour.md, Macros and actions): their actions name users, teams and fields by id.
+  { table: 'macros', key: ['id'], columns: { id: text, organization_id: text, name: text, description: text, actions: text, created_at: text, updated_at: text } },
   {
     table: 'comments',
     key: ['id'],
