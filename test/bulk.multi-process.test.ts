@@ -125,9 +125,9 @@ describe(`bulk jobs across processes (${TEST_STORE})`, () => {
   it.skipIf(!postgres)('three processes share one job: each ticket changed once, by more than one process', async () => {
     const fleet = await Promise.all([start(), start(), start()]);
     try {
-      const { jobId, ids } = await newJob(fleet[0]!.address, 90);
-      expect(await ended(fleet[1]!.address, jobId)).toMatchObject({ status: 'completed', total: 90, done: 90, failed: 0 });
-      await appliedOnce(fleet[2]!.address, ids);
+      const { jobId, ids } = await newJob(fleet[0].address, 90);
+      expect(await ended(fleet[1].address, jobId)).toMatchObject({ status: 'completed', total: 90, done: 90, failed: 0 });
+      await appliedOnce(fleet[2].address, ids);
       const client = new pg.Client({ connectionString: database!.url });
       await client.connect();
       try {

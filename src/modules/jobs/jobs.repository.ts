@@ -105,8 +105,12 @@ export function unfinishedJobsWithoutPending(db: Executor, limit: number) {
     .selectFrom('jobs')
     .select(['organization_id', 'id'])
     .where('status', 'in', ['queued', 'running'])
-    .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('job_items').select('job_items.id').whereRef('job_items.organization_id', '=', 'jobs.organization_id').whereRef('job_items.job_id', '=', 'jobs.id').where('job_items.status', '=', 'pending'))),
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb.selectFrom('job_items').select('job_items.id').whereRef('job_items.organization_id', '=', 'jobs.organization_id').whereRef('job_items.job_id', '=', 'jobs.id').where('job_items.status', '=', 'pending'),
+        ),
+      ),
     )
     .limit(limit)
     .execute();
