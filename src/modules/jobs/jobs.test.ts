@@ -151,15 +151,15 @@ describe('bulk changes', () => {
 describe('jobs', () => {
   it('show progress: queued, then running with some done, then completed', async () => {
     const org = await t.newOrg();
-    const twenty = await tickets(org, 20);
-    const jobId = await bulk(org, { ids: twenty.map((x) => x.id), actions: urgent });
-    expect(await ok<Job>(org.adminKey, 'GET', `/v1/jobs/${jobId}`)).toMatchObject({ status: 'queued', total: 20, done: 0, failed: 0, started_at: null });
-    // One batch (16 items) and stop.
+    const forty = await tickets(org, 40);
+    const jobId = await bulk(org, { ids: forty.map((x) => x.id), actions: urgent });
+    expect(await ok<Job>(org.adminKey, 'GET', `/v1/jobs/${jobId}`)).toMatchObject({ status: 'queued', total: 40, done: 0, failed: 0, started_at: null });
+    // One batch (32 items) and stop.
     await startBulkWorker({ store: t.store, config: t.config, log: t.app.log }).stop();
     const partway = await ok<Job>(org.adminKey, 'GET', `/v1/jobs/${jobId}`);
-    expect(partway).toMatchObject({ status: 'running', total: 20, done: 16, failed: 0 });
-    expect(partway.results.filter((r) => r.status === 'pending')).toHaveLength(4);
-    expect(await finish(org, jobId)).toMatchObject({ status: 'completed', done: 20 });
+    expect(partway).toMatchObject({ status: 'running', total: 40, done: 32, failed: 0 });
+    expect(partway.results.filter((r) => r.status === 'pending')).toHaveLength(8);
+    expect(await finish(org, jobId)).toMatchObject({ status: 'completed', done: 40 });
   });
 
   it("are another organization's 404; read with tickets:read, started with tickets:write", async () => {
