@@ -14,6 +14,7 @@ import { createOrganization } from '../src/modules/organizations/organizations.s
 import { startWebhookWorker } from '../src/modules/webhooks/webhooks.worker.js';
 import { openBlobStore } from '../src/storage/open-blob-store.js';
 import type { ClientInput, ClientOutput, ThroughputResult } from './client.js';
+import { bulkBench } from './bulk.js';
 import { dashboardBench } from './dashboard.js';
 import { formatGetById, getByIdBench } from './get-by-id.js';
 import { searchBench } from './search.js';
@@ -221,17 +222,20 @@ async function getById(): Promise<void> {
 
 /**
  * BENCH_SEARCH_ONLY=1: only the search bench; BENCH_GET_ONLY=1: only get-by-id (bench/get-by-id.ts);
- * BENCH_DASHBOARD_ONLY=1: only the dashboard bench (bench/dashboard.ts); otherwise all of them.
+ * BENCH_DASHBOARD_ONLY=1: only the dashboard bench (bench/dashboard.ts); BENCH_BULK_ONLY=1: only
+ * the bulk change (bench/bulk.ts); otherwise all of them.
  */
 async function all(): Promise<void> {
   if (process.env.BENCH_GET_ONLY === '1') return getById();
   if (process.env.BENCH_DASHBOARD_ONLY === '1') return dashboardBench(serverUrl, log);
+  if (process.env.BENCH_BULK_ONLY === '1') return bulkBench(serverUrl, log);
   if (process.env.BENCH_SEARCH_ONLY !== '1') {
     await main();
     await getById();
   }
   await searchBench(serverUrl, log);
   if (process.env.BENCH_SEARCH_ONLY !== '1') await dashboardBench(serverUrl, log);
+  if (process.env.BENCH_SEARCH_ONLY !== '1') await bulkBench(serverUrl, log);
 }
 
 all().catch((error: unknown) => {

@@ -556,6 +556,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tickets/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change many tickets at once (a job)
+         * @description Applies the actions to each ticket (given by ids, or the tickets a view matches now; at most 1,000) in its own transaction with its own events. Answers 202 with the job at once (Location: /v1/jobs/{job_id}); GET the job for its progress and per-ticket results. An id that names no ticket of the organization fails as its item ("Ticket not found").
+         *
+         *     Requires an API key with the scope `tickets:write`.
+         */
+        post: operations["createBulkTicketJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/jobs/{job_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a job: its status, progress and per-ticket results
+         * @description Requires an API key with the scope `tickets:read`.
+         */
+        get: operations["getJob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tickets/{ticket_id}/comments": {
         parameters: {
             query?: never;
@@ -1455,6 +1497,57 @@ export interface components {
              */
             expires_at?: string | null;
         };
+        CreateBulkTicketJobRequest: {
+            /** @description The tickets to change, at most 1,000 (a repeated id counts once); or give view_id */
+            ids?: string[];
+            /**
+             * Format: uuid
+             * @description A view the caller sees: the tickets it matches when the job is created (at most 1,000); or give ids
+             */
+            view_id?: string;
+            /**
+             * @description 1 to 50 actions, each field at most once, applied together to one ticket in one transaction
+             * @example [
+             *       {
+             *         "field": "status",
+             *         "value": "pending"
+             *       },
+             *       {
+             *         "field": "assigned_user_id",
+             *         "value": "me"
+             *       },
+             *       {
+             *         "field": "add_tags",
+             *         "value": [
+             *           "waiting"
+             *         ]
+             *       },
+             *       {
+             *         "field": "comment",
+             *         "value": {
+             *           "body": "We are looking into it.",
+             *           "is_internal": false
+             *         }
+             *       }
+             *     ]
+             */
+            actions: {
+                /**
+                 * @description One of status, priority, assigned_user_id, assigned_team_id, category, due_date, add_tags, remove_tags, comment, or custom_fields.<key>
+                 * @example status
+                 */
+                field: string;
+                /** @description The field's new value; its type depends on the field (docs/api-behaviour.md, "Macros and actions") */
+                value: string | number | boolean | null | string[] | {
+                    body: string;
+                    /**
+                     * @description An internal note: the customer never sees it
+                     * @default false
+                     */
+                    is_internal?: boolean;
+                };
+            }[];
+        };
         /**
          * @example {
          *       "body": "Thanks for the report: we are looking into it.",
@@ -2218,6 +2311,45 @@ export interface components {
             next_cursor: string;
             /** @description True when more events follow already; false when the feed is read to its end for now */
             has_more: boolean;
+        };
+        Job: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            kind: "ticket_bulk";
+            /**
+             * @description queued: nothing done yet; running; completed: every ticket done (some may have failed); failed: every ticket failed
+             * @enum {string}
+             */
+            status: "queued" | "running" | "completed" | "failed";
+            /** @description Tickets in the job */
+            total: number;
+            /** @description Tickets done so far: applied or failed */
+            done: number;
+            /** @description Tickets that failed (counted in done) */
+            failed: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            started_at: string | null;
+            /** Format: date-time */
+            finished_at: string | null;
+            /** @description One per ticket, in the order given (a view: its order) */
+            results: {
+                /** Format: uuid */
+                ticket_id: string;
+                /**
+                 * @description pending: not yet done; applied: the actions changed the ticket (in one transaction, with its events); failed: see detail
+                 * @enum {string}
+                 */
+                status: "pending" | "applied" | "failed";
+                /** @description Why the ticket failed */
+                detail?: string;
+            }[];
+        };
+        JobAccepted: {
+            /** Format: uuid */
+            job_id: string;
         };
         KeyCheck: {
             /** @example ok */
@@ -3525,6 +3657,8 @@ export interface components {
         "Content-Range": string;
         /** @description The address of the record made (relative to the service): `<this path>/<id>` */
         CreatedLocation: string;
+        /** @description The job made: `/v1/jobs/<job_id>` */
+        JobLocation: string;
         /** @description Where to go next */
         Location: string;
         /** @description Requests per minute the key's budget allows */
@@ -5630,6 +5764,101 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Ticket"][];
                 };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    createBulkTicketJob: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer without doing the work again; with another body it is 422; while the first is still running, 409. 1 to 255 visible ASCII characters, e.g. a fresh UUID per operation; a quoted string ("...") names the same key as without quotes. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateBulkTicketJobRequest"];
+            };
+        };
+        responses: {
+            /** @description HTTP 202 */
+            202: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this answer is the stored answer of an earlier request with the same Idempotency-Key (a secret it held shown once is null) */
+                    "Idempotent-Replayed"?: "true";
+                    Location: components["headers"]["JobLocation"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobAccepted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    getJob: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the copy the client holds: 304 Not Modified (no body) while it is still current */
+                "if-none-match"?: string;
+            };
+            path: {
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The version of this representation: send it back in If-None-Match (GET) or If-Match (PATCH, DELETE) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            /** @description Not Modified: the copy named in If-None-Match is current (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];

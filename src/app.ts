@@ -25,6 +25,7 @@ import { createMessageIds } from './modules/mail/mail.message-ids.js';
 import { mailRoutes } from './modules/mail/mail.routes.js';
 import { mailboxesRoutes } from './modules/mail/mailboxes.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { jobsRoutes } from './modules/jobs/jobs.routes.js';
 import { sessionsRoutes } from './modules/sessions/sessions.routes.js';
 import { sessionContext } from './modules/sessions/sessions.service.js';
 import { systemRoutes } from './modules/system/system.routes.js';
@@ -107,6 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(tagsRoutes, deps);
   await app.register(ticketFieldsRoutes, deps);
   await app.register(viewsRoutes, deps);
+  await app.register(jobsRoutes, deps);
   // Mail about tickets is signed with one key per installation; public agent comments are mailed.
   const mailer = { messageIds: createMessageIds(deps.config), publicUrl: deps.config.publicUrl };
   await app.register(commentsRoutes, { ...deps, mailer });

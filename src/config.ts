@@ -80,6 +80,9 @@ const EnvSchema = Type.Object({
   MAIL_SEND_TIMEOUT_MS: Type.Integer({ minimum: 1_000, maximum: 600_000, default: 30_000 }),
   MAIL_RETRY_SCHEDULE: Type.String({ default: '1m,5m,30m,2h,6h,12h' }),
   MAIL_DOMAIN: Type.Optional(Type.String({ minLength: 1, maxLength: 253, pattern: '^[A-Za-z0-9.-]+$' })),
+  // Bulk jobs (docs/api-behaviour.md#bulk-changes-and-jobs): idle look-ups, and a dead process's lease.
+  JOBS_POLL_INTERVAL_MS: Type.Integer({ minimum: 10, maximum: 600_000, default: 500 }),
+  JOBS_LEASE_MS: Type.Integer({ minimum: 1_000, maximum: 3_600_000, default: 30_000 }),
   // Search (docs/operations.md#search).
   SEARCH_TIMEOUT_MS: Type.Integer({ minimum: 10, maximum: 600_000, default: 800 }),
   SEARCH_CONCURRENCY: Type.Integer({ minimum: 0, maximum: 64, default: 4 }),
@@ -159,6 +162,8 @@ export interface Config {
   dashboardCompactionIntervalMs: number;
   webhooks: WebhookConfig;
   mail: MailConfig;
+  /** Bulk jobs: how often an idle process looks for items, and how long a claimed batch stays its own. */
+  jobs: { pollIntervalMs: number; leaseMs: number };
   /** Browser origins allowed to call the API (CORS): any (`*`), a list, or none (null: CORS off). */
   corsOrigins: '*' | string[] | null;
   /** Open streams per key or user and per organization (per process); how often other processes' events are looked for; heartbeat and presence lifetimes. */
@@ -432,6 +437,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryDelaysMs: parseRetrySchedule(e.MAIL_RETRY_SCHEDULE, 'MAIL_RETRY_SCHEDULE'),
       smtpListener: e.MAIL_SMTP_PORT === undefined ? null : { host: e.MAIL_SMTP_HOST ?? e.HOST, port: e.MAIL_SMTP_PORT },
     },
+    jobs: { pollIntervalMs: e.JOBS_POLL_INTERVAL_MS, leaseMs: e.JOBS_LEASE_MS },
     corsOrigins: parseCorsOrigins(e.CORS_ORIGINS),
     live: { streamsPerPrincipal: e.LIVE_STREAMS_PER_PRINCIPAL, streamsPerOrg: e.LIVE_STREAMS_PER_ORG, pollIntervalMs: e.LIVE_POLL_INTERVAL_MS, heartbeatMs: e.LIVE_HEARTBEAT_MS, presenceTtlMs: e.LIVE_PRESENCE_TTL_MS },
     caps: { apiKeys: e.MAX_API_KEYS_PER_ORG, webhooks: e.MAX_WEBHOOKS_PER_ORG, views: e.MAX_VIEWS_PER_ORG, macros: e.MAX_MACROS_PER_ORG },

@@ -15,6 +15,7 @@ import { startMailOutbox } from './modules/mail/mail.outbox.worker.js';
 import { startAttachmentRecovery } from './modules/mail/mail.attachments.recovery.js';
 import { startSmtpListener } from './modules/mail/mail.smtp-listener.js';
 import { startImapWorker } from './modules/mail/mail.imap.worker.js';
+import { startBulkWorker } from './modules/jobs/jobs.worker.js';
 import { openBlobStore, sweepBlobStore, sweepWhileServing } from './storage/open-blob-store.js';
 
 /** Where the server writes what a human must see: the one-time admin key goes to `stdout`. */
@@ -97,8 +98,9 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       startSearchIndexJob({ store, log: app.log }),
     );
     const mailer = { messageIds: createMessageIds(config), publicUrl: config.publicUrl };
-    // IMAP mailboxes are read by every process in turn (leased one at a time).
-    jobs.push(startImapWorker({ store, blobs, config, mailer, log: app.log }));
+    // IMAP mailboxes are read by every process in turn (leased one at a time); bulk jobs' items
+    // are shared by every process (leased a batch at a time).
+    jobs.push(startImapWorker({ store, blobs, config, mailer, log: app.log }), startBulkWorker({ store, config, mailer, log: app.log }));
     // Mail whose attachments a crash left unkept (the intake marks them until they are all kept).
     jobs.push(startAttachmentRecovery({ store, blobs, config, log: app.log }));
     if (config.mail.smtpListener) {

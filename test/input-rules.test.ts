@@ -76,6 +76,7 @@ function validBody(op: Operation): { payload?: string | Buffer; contentType?: st
     'PATCH /v1/views/{view_id}': { name: 'V' },
     'POST /v1/macros': { name: 'M', actions: [{ field: 'priority', value: 'low' }] },
     'PATCH /v1/macros/{macro_id}': { name: 'M' },
+    'POST /v1/tickets/bulk': { ids: [seeded.ticketId], actions: [{ field: 'priority', value: 'low' }] },
   };
   if (label(op) === 'POST /v1/tickets/{ticket_id}/attachments') {
     const { payload, contentType } = multipartBody([{ name: 'file', filename: 'a.txt', type: 'text/plain', data: 'x' }]);

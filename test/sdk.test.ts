@@ -129,6 +129,10 @@ describe('the typed SDK drives every operation of a live server', () => {
     const escalated = ok(await api.POST('/v1/tickets/{ticket_id}/macros/{macro_id}', { params: { path: { ...path, ...macroPath } } }));
     expect([escalated.priority, escalated.tags.includes('escalated')]).toEqual(['urgent', true]);
     expect((await api.DELETE('/v1/macros/{macro_id}', { params: { path: macroPath } })).response.status).toBe(204);
+    // Bulk: a job (no worker runs here, so it stays queued) and its per-ticket results.
+    const { job_id } = ok(await api.POST('/v1/tickets/bulk', { body: { ids: [ticket.id], actions: [{ field: 'category', value: 'bulk' }] } }));
+    const job = ok(await api.GET('/v1/jobs/{job_id}', { params: { path: { job_id } } }));
+    expect([job.status, job.total, job.results]).toEqual(['queued', 1, [{ ticket_id: ticket.id, status: 'pending' }]]);
     const token = ok(await api.POST('/v1/tickets/{ticket_id}/tracking-token', { params: { path } })).tracking_token;
     // Null only for keys without tickets:write, and in replays: this key holds it, and it is no replay.
     if (token === null) throw new Error('the rotation answered without the token');

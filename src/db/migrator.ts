@@ -29,6 +29,7 @@ import * as m0028 from './migrations/0028_track_customer_email_bounces.js';
 import * as m0029 from './migrations/0029_track_imap_mailboxes.js';
 import * as m0030 from './migrations/0030_create_views.js';
 import * as m0031 from './migrations/0031_create_macros.js';
+import * as m0032 from './migrations/0032_create_bulk_jobs.js';
 import * as m0036 from './migrations/0036_link_comment_attachments.js';
 import type { Database } from './types.js';
 
@@ -62,6 +63,7 @@ export const migrations: Record<string, Migration> = {
   '0029_track_imap_mailboxes': m0029,
   '0030_create_views': m0030,
   '0031_create_macros': m0031,
+  '0032_create_bulk_jobs': m0032,
   '0036_link_comment_attachments': m0036,
 };
 

@@ -2,6 +2,7 @@ import type { ColumnType, Generated, Insertable, Selectable, Updateable } from '
 import type { Bool, NullableTimestamp, Timestamp } from './column-types.js';
 import type { MailboxesTable, MailMessagesTable, MailOutboxTable } from './types.mail.js';
 import type { MacrosTable, TicketFieldsTable, TicketFieldValuesTable, ViewsTable } from './types.workflow.js';
+import type { JobItemsTable, JobsTable } from './types.jobs.js';
 
 /**
  * Table types (their column conventions: column-types.ts); the email channel's are in
@@ -10,6 +11,7 @@ import type { MacrosTable, TicketFieldsTable, TicketFieldValuesTable, ViewsTable
 
 export type { MailboxesTable, MailMessagesTable, MailOutboxTable } from './types.mail.js';
 export type { MacrosTable, TicketFieldsTable, TicketFieldValuesTable, ViewsTable } from './types.workflow.js';
+export type { JobItemsTable, JobsTable } from './types.jobs.js';
 
 export interface OrganizationsTable {
   id: string;
@@ -348,6 +350,8 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   dashboard_deltas: DashboardDeltasTable;
   dashboard_totals: DashboardTotalsTable;
+  jobs: JobsTable;
+  job_items: JobItemsTable;
 }
 
 export type TicketRow = Selectable<TicketsTable>;

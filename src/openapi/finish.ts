@@ -139,6 +139,7 @@ const HEADERS: Record<string, { description: string; schema: Record<string, unkn
     description: 'The address of the record made (relative to the service): `<this path>/<id>`',
     schema: { type: 'string', examples: ['/v1/tickets/0b9f4c1e-6f1a-4c55-9d0e-7d6a1f0c2b3a'] },
   },
+  JobLocation: { description: 'The job made: `/v1/jobs/<job_id>`', schema: { type: 'string', examples: ['/v1/jobs/5d7c1a2e-0f3b-4e8a-9c61-2b4d8e0f7a13'] } },
   'Content-Range': { description: '`bytes */<size>`: the size of the file', schema: { type: 'string', examples: ['bytes */48213'] } },
   'WWW-Authenticate': { description: 'Always `Bearer`', schema: { type: 'string', examples: ['Bearer'] } },
   'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
@@ -229,6 +230,10 @@ export function finishDocument(document: OpenApiDocument): OpenApiDocument {
         if (status === '201' && method === 'post' && created.has(path)) {
           response.headers = { Location: headerRef('CreatedLocation'), ...response.headers };
           usedHeaders.add('CreatedLocation');
+        }
+        if (status === '202' && Object.values(response.content ?? {}).some((c) => c.schema?.$ref === '#/components/schemas/JobAccepted')) {
+          response.headers = { Location: headerRef('JobLocation'), ...response.headers };
+          usedHeaders.add('JobLocation');
         }
         if (idempotent && (status.startsWith('2') || status === '422' || status === '404' || status === '409')) {
           // Only on a replay: declared, not required.

@@ -12,6 +12,8 @@ export const OPERATION_IDS: Record<string, string> = {
   'GET /v1/tickets/{ticket_id}': 'getTicket',
   'PATCH /v1/tickets/{ticket_id}': 'updateTicket',
   'DELETE /v1/tickets/{ticket_id}': 'deleteTicket',
+  'POST /v1/tickets/bulk': 'createBulkTicketJob',
+  'GET /v1/jobs/{job_id}': 'getJob',
   'POST /v1/tickets/{ticket_id}/tracking-token': 'createTrackingToken',
   'GET /v1/tickets/{ticket_id}/events': 'listTicketEvents',
   'GET /v1/customers': 'listCustomers',

@@ -21,6 +21,8 @@ export interface Seeded {
   mailboxId: string;
   viewId: string;
   macroId: string;
+  /** A bulk job (of the ticket). */
+  jobId: string;
   /** A path of a signed download of the attachment (`/storage/...?expires=...&signature=...`). */
   signedPath: string;
 }
@@ -88,7 +90,10 @@ export async function seedRecords(t: TestApp): Promise<Seeded> {
   const macroId = macros.json<{ id: string }[]>()[0]?.id ?? (await created(t, '/v1/macros', { name: 'Seeded', actions: [{ field: 'priority', value: 'high' }] }));
   const download = await t.request({ method: 'GET', url: `/v1/tickets/${ticketId}/attachments/${attachmentId}/download` });
   const signed = new URL(download.json<{ signed_url: string }>().signed_url);
-  return { ticketId, trackingToken, customerId, commentId, attachmentId, teamId, userId, memberId, keyId, webhookId, fieldId, mailboxId, viewId, macroId, signedPath: `${signed.pathname}${signed.search}` };
+  const job = await t.request({ method: 'POST', url: '/v1/tickets/bulk', body: { ids: [ticketId], actions: [{ field: 'priority', value: 'high' }] } });
+  expect(job.statusCode, job.body).toBe(202);
+  const jobId = job.json<{ job_id: string }>().job_id;
+  return { ticketId, trackingToken, customerId, commentId, attachmentId, teamId, userId, memberId, keyId, webhookId, fieldId, mailboxId, viewId, macroId, jobId, signedPath: `${signed.pathname}${signed.search}` };
 }
 
 /** The values path parameters take for the seeded records, by parameter name. */
@@ -107,6 +112,7 @@ export function pathValues(seeded: Seeded): Record<string, string> {
     mailbox_id: seeded.mailboxId,
     view_id: seeded.viewId,
     macro_id: seeded.macroId,
+    job_id: seeded.jobId,
     // No delivery is made without a worker and a receiver; routes that take one check their query
     // and the webhook before the delivery, so an id that names none serves them.
     delivery_id: '00000000-0000-4000-8000-000000000000',
