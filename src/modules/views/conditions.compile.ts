@@ -50,7 +50,33 @@ function valued(eb: Eb, ctx: CompileContext, key: string, values: Array<string |
 
 const listOf = (value: Condition['value']): Array<string | number> => (Array.isArray(value) ? value : [value as string | number]);
 
-function customCondition(eb: Eb, ctx: CompileContext, key: string, { operator, value }: Condition): Expression<SqlBool> {
+const RANGE_SQL: Record<string, '>' | '>=' | '<' | '<='> = { gt: '>', after: '>', gte: '>=', lt: '<', before: '<', lte: '<=' };
+
+/**
+ * The ticket's value of a number or date field lies in the range. Correlated on the ticket id, so a
+ * ticket is one seek of ticket_field_values_field_idx (organization, field, ticket) rather than a
+ * walk of the value index's whole range per ticket (those fields hold one value per ticket). The
+ * value is compared as an expression (`+ 0`, `|| ''`) so neither store picks that walk instead.
+ */
+function inRange(eb: Eb, ctx: CompileContext, key: string, { operator, value }: Condition) {
+  const [from, to] = (Array.isArray(value) ? value : [value, value]) as Array<string | number>;
+  const column = typeof from === 'number' ? sql`ticket_field_values.value_number + 0` : sql`ticket_field_values.value_text || ''`;
+  const compare = (op: string, v: string | number) => sql<SqlBool>`${column} ${sql.raw(op)} ${v}`;
+  const test = operator === 'between' ? sql<SqlBool>`${compare('>=', from!)} and ${compare('<=', to!)}` : compare(RANGE_SQL[operator]!, from!);
+  return eb.exists(
+    eb
+      .selectFrom('ticket_field_values')
+      .select(sql.lit(1).as('one'))
+      .where('ticket_field_values.organization_id', '=', ctx.organizationId)
+      .where('ticket_field_values.field_id', '=', ctx.fieldIds.get(key) ?? '')
+      .whereRef('ticket_field_values.ticket_id', '=', 'tickets.id')
+      .where(test),
+  );
+}
+
+function customCondition(eb: Eb, ctx: CompileContext, key: string, condition: Condition): Expression<SqlBool> {
+  const { operator, value } = condition;
+  if (operator in RANGE_SQL || operator === 'between') return inRange(eb, ctx, key, condition);
   if (value === null) return operator === 'is' ? eb.not(valued(eb, ctx, key, null)) : valued(eb, ctx, key, null);
   const values = listOf(value);
   switch (operator) {

@@ -18,7 +18,7 @@ afterAll(async () => {
 });
 
 async function plan(conditions: Required<Conditions>, sort: ViewSort): Promise<string> {
-  const where = compileConditions(conditions, { organizationId: t.org.id, me: null, fieldIds: new Map([['plan', 'f']]), now: new Date() });
+  const where = compileConditions(conditions, { organizationId: t.org.id, me: null, fieldIds: new Map([['plan', 'f'], ['seats', 'g']]), now: new Date() });
   const query = viewTicketsQuery(t.store.db, t.org.id, where, sort, { limit: 100, offset: 0 }).compile();
   if (t.store.dialect === 'postgres') {
     // The tables are tiny: with sequential scans off, the plan shows which index can serve the query.
@@ -39,6 +39,7 @@ async function plan(conditions: Required<Conditions>, sort: ViewSort): Promise<s
 const cases: Array<[string, Required<Conditions>, ViewSort]> = [
   ['no condition, newest first', { all: [], any: [] }, { by: 'ticket_number', order: 'desc' }],
   ['status, by priority', { all: [{ field: 'status', operator: 'in', value: ['new', 'open'] }], any: [] }, { by: 'priority', order: 'desc' }],
+  ['a custom field range and a status', { all: [{ field: 'status', operator: 'in', value: ['new', 'open'] }, { field: 'custom_fields.seats', operator: 'between', value: [5, 50] }], any: [] }, { by: 'created_at', order: 'desc' }],
   ['tags and a custom field', { all: [{ field: 'tags', operator: 'includes_all', value: ['a', 'b'] }], any: [{ field: 'custom_fields.plan', operator: 'is', value: 'pro' }] }, { by: 'created_at', order: 'asc' }],
 ];
 
@@ -55,5 +56,7 @@ describe('views: query plans', () => {
     const tagSeek = t.store.dialect === 'postgres' ? /ticket_tags_pkey/ : /SEARCH ticket_tags USING COVERING INDEX \w+ \(organization_id=\? AND tag=\? AND ticket_number=\?\)/;
     if (conditions.all.some((c) => c.field === 'tags')) expect(text).toMatch(tagSeek);
     if (conditions.any.length > 0) expect(text).toMatch(/ticket_field_values_text_idx/);
+    // A range seeks the ticket's own value (organization, field, ticket), never walks the value index's range.
+    if (conditions.all.some((c) => c.operator === 'between')) expect(text).toMatch(/ticket_field_values_field_idx/);
   });
 });
