@@ -17,6 +17,7 @@ import type { ClientInput, ClientOutput, ThroughputResult } from './client.js';
 import { dashboardBench } from './dashboard.js';
 import { formatGetById, getByIdBench } from './get-by-id.js';
 import { searchBench } from './search.js';
+import { viewsBench } from './views.js';
 import { SEARCH_TERM, seed } from './seed.js';
 import { deliveryLatency, drained, startReceiver, subscribe, type LatencyFigures } from './webhooks.js';
 import { benchEnv, percentile, scratchDatabase, serveProcess } from './common.js';
@@ -221,17 +222,22 @@ async function getById(): Promise<void> {
 
 /**
  * BENCH_SEARCH_ONLY=1: only the search bench; BENCH_GET_ONLY=1: only get-by-id (bench/get-by-id.ts);
- * BENCH_DASHBOARD_ONLY=1: only the dashboard bench (bench/dashboard.ts); otherwise all of them.
+ * BENCH_DASHBOARD_ONLY=1: only the dashboard bench (bench/dashboard.ts); BENCH_VIEWS_ONLY=1: only
+ * the views bench (bench/views.ts); otherwise all of them.
  */
 async function all(): Promise<void> {
   if (process.env.BENCH_GET_ONLY === '1') return getById();
   if (process.env.BENCH_DASHBOARD_ONLY === '1') return dashboardBench(serverUrl, log);
+  if (process.env.BENCH_VIEWS_ONLY === '1') return viewsBench(serverUrl, log);
   if (process.env.BENCH_SEARCH_ONLY !== '1') {
     await main();
     await getById();
   }
   await searchBench(serverUrl, log);
-  if (process.env.BENCH_SEARCH_ONLY !== '1') await dashboardBench(serverUrl, log);
+  if (process.env.BENCH_SEARCH_ONLY !== '1') {
+    await dashboardBench(serverUrl, log);
+    await viewsBench(serverUrl, log);
+  }
 }
 
 all().catch((error: unknown) => {
