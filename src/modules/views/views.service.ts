@@ -121,11 +121,11 @@ export async function deleteView(deps: ViewDeps, auth: AuthContext, id: string):
 }
 
 /** The where-expression of a stored view for this caller, or null when it names "me" and the caller has no user. */
-async function whereOf(db: Executor, auth: AuthContext, row: repo.ViewRow, fieldIds?: Map<string, string>) {
+async function whereOf(db: Executor, auth: AuthContext, row: repo.ViewRow, fieldIds?: Map<string, string>, forCount = false) {
   const conditions = JSON.parse(row.conditions) as Required<Conditions>;
   if (usesMe(conditions) && auth.holderUserId === null) return null;
   const ids = fieldIds ?? new Map([...(await conditionFields(db, auth.organizationId))].map(([k, f]) => [k, f.id]));
-  return compileConditions(conditions, { organizationId: auth.organizationId, me: auth.holderUserId, fieldIds: ids, now: new Date() });
+  return compileConditions(conditions, { organizationId: auth.organizationId, me: auth.holderUserId, fieldIds: ids, now: new Date(), semiJoin: forCount });
 }
 
 /** A view's order for keyset paging: its sort value, then the ticket number. */
@@ -186,7 +186,7 @@ export async function viewCounts(deps: ViewDeps, auth: AuthContext): Promise<Vie
       fieldIds ??= new Map([...(await conditionFields(db, auth.organizationId))].map(([k, f]) => [k, f.id]));
       const views = new Map<string, CountedView>();
       for (const row of partRows) {
-        const where = (await whereOf(db, auth, row, fieldIds))!;
+        const where = (await whereOf(db, auth, row, fieldIds, true))!;
         views.set(row.id, { id: row.id, updatedAt: String(row.updated_at), count: await repo.countTickets(db, auth.organizationId, where) });
       }
       found = { countedAt: now, views };
