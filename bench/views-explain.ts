@@ -17,7 +17,7 @@ const config = loadConfig(benchEnv(marker.dataDir, marker.databaseUrl));
 const store = openStore({ dataDir: marker.dataDir, databaseUrl: config.databaseUrl, poolSize: 2, search: config.search });
 const org = (await store.db.selectFrom('organizations').select('id').executeTakeFirstOrThrow()).id;
 const fields = await store.db.selectFrom('ticket_fields').select(['id', 'key', 'type', 'options']).where('organization_id', '=', org).execute();
-const byKey = new Map<string, ConditionField>(fields.map((f) => [f.key, { id: f.id, type: f.type as ConditionField['type'], options: f.options ? (JSON.parse(f.options) as string[]) : [] }]));
+const byKey = new Map<string, ConditionField>(fields.map((f) => [f.key, { id: f.id, type: f.type, options: f.options ? (JSON.parse(f.options) as string[]) : [] }]));
 const ctx = { organizationId: org, me: null, fieldIds: new Map(fields.map((f) => [f.key, f.id])), now: new Date() };
 async function explain(query: CompiledQuery): Promise<string> {
   const prefix = store.dialect === 'postgres' ? 'explain (analyze, costs off, timing off) ' : 'explain query plan ';

@@ -44,7 +44,7 @@ export class ViewCountsCache {
   set(organizationId: string, part: string, counts: CountsPart): void {
     if (!this.enabled) return;
     let parts = this.orgs.get(organizationId);
-    if (!parts) this.orgs.set(organizationId, (parts = new Map()));
+    if (!parts) this.orgs.set(organizationId, (parts = new Map<string, CountsPart>()));
     if (parts.size >= SWEEP_AT) {
       for (const [key, p] of parts) if (counts.countedAt - p.countedAt >= this.maxAgeMs) parts.delete(key);
     }
