@@ -18,6 +18,7 @@ import { bulkBench } from './bulk.js';
 import { dashboardBench } from './dashboard.js';
 import { formatGetById, getByIdBench } from './get-by-id.js';
 import { searchBench } from './search.js';
+import { viewsBench } from './views.js';
 import { SEARCH_TERM, seed } from './seed.js';
 import { deliveryLatency, drained, startReceiver, subscribe, type LatencyFigures } from './webhooks.js';
 import { benchEnv, percentile, scratchDatabase, serveProcess } from './common.js';
@@ -223,19 +224,24 @@ async function getById(): Promise<void> {
 /**
  * BENCH_SEARCH_ONLY=1: only the search bench; BENCH_GET_ONLY=1: only get-by-id (bench/get-by-id.ts);
  * BENCH_DASHBOARD_ONLY=1: only the dashboard bench (bench/dashboard.ts); BENCH_BULK_ONLY=1: only
- * the bulk change (bench/bulk.ts); otherwise all of them.
+ * the bulk change (bench/bulk.ts); BENCH_VIEWS_ONLY=1: only the views bench (bench/views.ts);
+ * otherwise all of them.
  */
 async function all(): Promise<void> {
   if (process.env.BENCH_GET_ONLY === '1') return getById();
   if (process.env.BENCH_DASHBOARD_ONLY === '1') return dashboardBench(serverUrl, log);
   if (process.env.BENCH_BULK_ONLY === '1') return bulkBench(serverUrl, log);
+  if (process.env.BENCH_VIEWS_ONLY === '1') return viewsBench(serverUrl, log);
   if (process.env.BENCH_SEARCH_ONLY !== '1') {
     await main();
     await getById();
   }
   await searchBench(serverUrl, log);
-  if (process.env.BENCH_SEARCH_ONLY !== '1') await dashboardBench(serverUrl, log);
-  if (process.env.BENCH_SEARCH_ONLY !== '1') await bulkBench(serverUrl, log);
+  if (process.env.BENCH_SEARCH_ONLY !== '1') {
+    await dashboardBench(serverUrl, log);
+    await viewsBench(serverUrl, log);
+    await bulkBench(serverUrl, log);
+  }
 }
 
 all().catch((error: unknown) => {

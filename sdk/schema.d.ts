@@ -493,7 +493,7 @@ export interface paths {
         };
         /**
          * Count the tickets of every view the caller sees, at once
-         * @description Counts as of `counted_at`; a count is null when the view names "me" and the caller has no user.
+         * @description Counts as of `counted_at`, which may be up to VIEWS_COUNTS_MAX_AGE_MS (default 30 s) ago: `age_seconds` and the Age header say how long ago. Ticket changes show at the latest then; a view created, changed or deleted shows at once. A count is null when the view names "me" and the caller has no user.
          *
          *     Requires an API key with the scope `views:read`.
          */
@@ -3211,9 +3211,11 @@ export interface components {
         ViewCounts: {
             /**
              * Format: date-time
-             * @description When the counts were taken (they may be up to 30 seconds old)
+             * @description When the counts were taken: they may be up to VIEWS_COUNTS_MAX_AGE_MS (default 30 seconds) old
              */
             counted_at: string;
+            /** @description How old the counts are, in whole seconds (also the Age header) */
+            age_seconds: number;
             views: {
                 /** Format: uuid */
                 id: string;

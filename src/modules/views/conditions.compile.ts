@@ -6,7 +6,10 @@ import type { Condition, Conditions } from './conditions.js';
  * Checked conditions (conditions.ts) as a where-expression over `tickets`: columns compared in
  * place (the organization's ticket indexes lead with organization_id); tags and custom fields as
  * `exists` seeks of ticket_tags_pkey (organization, tag, number) and the field value indexes
- * (organization, field, value, number), as the ticket list's filters do.
+ * (organization, field, value, number), as the ticket list's filters do. For a count (`semiJoin`)
+ * they are `ticket_number in (...)` instead: the store may then read the matching rows from those
+ * indexes and look up only their tickets, where a count by `exists` probes once per ticket of the
+ * organization (measured in bench/RESULTS.md, Views).
  */
 
 export interface CompileContext {
@@ -16,6 +19,8 @@ export interface CompileContext {
   /** Custom field ids by key; a field deleted since the view was saved has no values. */
   fieldIds: Map<string, string>;
   now: Date;
+  /** Counting rather than paging: tags and custom fields as `ticket_number in (subquery)`. */
+  semiJoin?: boolean;
 }
 
 type Eb = ExpressionBuilder<Database, 'tickets'>;
@@ -23,34 +28,60 @@ type Column = 'status' | 'priority' | 'channel' | 'assigned_user_id' | 'assigned
 
 const ref = (column: Column) => `tickets.${column}` as const;
 
-function tagged(eb: Eb, ctx: CompileContext, tags: string[]) {
-  return eb.exists(
-    eb
-      .selectFrom('ticket_tags')
-      .select(sql.lit(1).as('one'))
-      .where('ticket_tags.organization_id', '=', ctx.organizationId)
-      .where('ticket_tags.tag', 'in', tags)
-      .whereRef('ticket_tags.ticket_number', '=', 'tickets.ticket_number'),
-  );
+const tagRows = (eb: Eb, ctx: CompileContext, tags: string[]) =>
+  eb.selectFrom('ticket_tags').where('ticket_tags.organization_id', '=', ctx.organizationId).where('ticket_tags.tag', 'in', tags);
+
+const valueRows = (eb: Eb, ctx: CompileContext, key: string) =>
+  eb.selectFrom('ticket_field_values').where('ticket_field_values.organization_id', '=', ctx.organizationId).where('ticket_field_values.field_id', '=', ctx.fieldIds.get(key) ?? '');
+
+/** The ticket carries one of the tags: `exists`, correlated by its number, or for a count `in`. */
+function tagged(eb: Eb, ctx: CompileContext, tags: string[]): Expression<SqlBool> {
+  const rows = tagRows(eb, ctx, tags);
+  if (ctx.semiJoin) return eb('tickets.ticket_number', 'in', rows.select('ticket_tags.ticket_number'));
+  return eb.exists(rows.select(sql.lit(1).as('one')).whereRef('ticket_tags.ticket_number', '=', 'tickets.ticket_number'));
+}
+
+/** The ticket has one of `rows` (values of a field), as `tagged`. */
+function among(eb: Eb, ctx: CompileContext, rows: ReturnType<typeof valueRows>): Expression<SqlBool> {
+  if (ctx.semiJoin) return eb('tickets.ticket_number', 'in', rows.select('ticket_field_values.ticket_number'));
+  return eb.exists(rows.select(sql.lit(1).as('one')).whereRef('ticket_field_values.ticket_number', '=', 'tickets.ticket_number'));
 }
 
 function valued(eb: Eb, ctx: CompileContext, key: string, values: Array<string | number> | null) {
-  let rows = eb
-    .selectFrom('ticket_field_values')
-    .select(sql.lit(1).as('one'))
-    .where('ticket_field_values.organization_id', '=', ctx.organizationId)
-    .where('ticket_field_values.field_id', '=', ctx.fieldIds.get(key) ?? '');
+  let rows = valueRows(eb, ctx, key);
   if (values !== null) {
     const numbers = values.filter((v): v is number => typeof v === 'number');
     const texts = values.filter((v): v is string => typeof v === 'string');
     rows = numbers.length > 0 ? rows.where('ticket_field_values.value_number', 'in', numbers) : rows.where('ticket_field_values.value_text', 'in', texts);
   }
-  return eb.exists(rows.whereRef('ticket_field_values.ticket_number', '=', 'tickets.ticket_number'));
+  return among(eb, ctx, rows);
 }
 
 const listOf = (value: Condition['value']): Array<string | number> => (Array.isArray(value) ? value : [value as string | number]);
 
-function customCondition(eb: Eb, ctx: CompileContext, key: string, { operator, value }: Condition): Expression<SqlBool> {
+const RANGE_SQL: Record<string, '>' | '>=' | '<' | '<='> = { gt: '>', after: '>', gte: '>=', lt: '<', before: '<', lte: '<=' };
+
+/**
+ * The ticket's value of a number or date field lies in the range. Paging, correlated on the ticket
+ * id, so a ticket is one seek of ticket_field_values_field_idx (organization, field, ticket) rather
+ * than a walk of the value index's whole range per ticket (those fields hold one value per ticket):
+ * the value is compared as an expression (`+ 0`, `|| ''`) so neither store picks that walk. For a
+ * count, the range of the value index itself (organization, field, value, number).
+ */
+function inRange(eb: Eb, ctx: CompileContext, key: string, { operator, value }: Condition) {
+  const [from, to] = (Array.isArray(value) ? value : [value, value]) as Array<string | number>;
+  const name = typeof from === 'number' ? 'value_number' : 'value_text';
+  const column = ctx.semiJoin ? sql.ref(`ticket_field_values.${name}`) : name === 'value_number' ? sql`ticket_field_values.value_number + 0` : sql`ticket_field_values.value_text || ''`;
+  const compare = (op: string, v: string | number) => sql<SqlBool>`${column} ${sql.raw(op)} ${v}`;
+  const test = operator === 'between' ? sql<SqlBool>`${compare('>=', from!)} and ${compare('<=', to!)}` : compare(RANGE_SQL[operator]!, from!);
+  const rows = valueRows(eb, ctx, key).where(test);
+  if (ctx.semiJoin) return among(eb, ctx, rows);
+  return eb.exists(rows.select(sql.lit(1).as('one')).whereRef('ticket_field_values.ticket_id', '=', 'tickets.id'));
+}
+
+function customCondition(eb: Eb, ctx: CompileContext, key: string, condition: Condition): Expression<SqlBool> {
+  const { operator, value } = condition;
+  if (operator in RANGE_SQL || operator === 'between') return inRange(eb, ctx, key, condition);
   if (value === null) return operator === 'is' ? eb.not(valued(eb, ctx, key, null)) : valued(eb, ctx, key, null);
   const values = listOf(value);
   switch (operator) {

@@ -77,6 +77,8 @@ export const FIELDS: Record<string, FieldSpec> = {
 const EQUALITY = ['is', 'is_not', 'in', 'not_in'];
 const SET = ['includes_all', 'includes_any', 'excludes'];
 const TIME = ['before', 'after', 'within_last_hours'];
+/** Ranges over a number or date custom field: bounds exclusive (gt, lt) or inclusive (gte, lte, between). */
+export const RANGE = ['gt', 'gte', 'lt', 'lte', 'between'];
 
 /** The operators a field takes. */
 export function operatorsOf(spec: FieldSpec | ConditionField): string[] {
@@ -85,6 +87,9 @@ export function operatorsOf(spec: FieldSpec | ConditionField): string[] {
     if (spec.kind === 'time') return spec.nullable ? [...TIME, 'is', 'is_not'] : TIME;
     return EQUALITY;
   }
+  if (spec.type === 'number') return [...EQUALITY, ...RANGE];
+  // A date field also takes before/after, as created_at and due_date do (the same as lt/gt).
+  if (spec.type === 'date') return [...EQUALITY, 'before', 'after', ...RANGE];
   return spec.type === 'multiselect' ? [...SET, 'is', 'is_not'] : EQUALITY;
 }
 
@@ -144,6 +149,11 @@ function checkCondition(condition: Condition, at: string, fields: Map<string, Co
     if (typeof value !== 'string' || !ISO_DATETIME.test(value) || Number.isNaN(Date.parse(value))) return fail(v, 'must be an ISO 8601 date-time (2026-01-31T09:00:00Z)');
     return { field, operator, value: toIso(value) };
   }
+  if (operator === 'between') {
+    if (!Array.isArray(value) || value.length !== 2) return fail(v, 'must be a list of two values, [from, to] (both included)');
+    const [from, to] = value.map((x, i) => checkScalar(x, `${v}[${i}]`, field, spec));
+    return from! <= to! ? { field, operator, value: [from!, to!] } : fail(v, `must be [from, to] with from at most to`);
+  }
   if (SET.includes(operator) || operator === 'in' || operator === 'not_in') {
     if (!Array.isArray(value) || value.length === 0) return fail(v, `must be a list of 1 to ${MAX_VALUES} values`);
     if ('kind' in spec && spec.kind === 'tags') {
@@ -152,7 +162,7 @@ function checkCondition(condition: Condition, at: string, fields: Map<string, Co
     }
     return { field, operator, value: value.map((x, i) => checkScalar(x, `${v}[${i}]`, field, spec)) };
   }
-  if (Array.isArray(value)) return fail(v, `must be one value for '${operator}' (use in or not_in for a list)`);
+  if (Array.isArray(value)) return fail(v, `must be one value for '${operator}' (use ${RANGE.includes(operator) ? 'between for a range' : 'in or not_in for a list'})`);
   return { field, operator, value: checkScalar(value, v, field, spec) };
 }
 

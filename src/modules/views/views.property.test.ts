@@ -32,6 +32,7 @@ let key: string;
 let users: string[];
 let tickets: Ticket[];
 const TAGS = ['a', 'b', 'c', 'd'];
+const RENEWALS = ['2026-01-31', '2026-02-01', '2027-12-31'];
 const DUES = ['2026-01-01T00:00:00.000Z', '2026-06-01T00:00:00.000Z', '2027-01-01T00:00:00.000Z'];
 
 beforeAll(async () => {
@@ -49,6 +50,7 @@ beforeAll(async () => {
   await post('/v1/ticket-fields', { key: 'plan', label: 'Plan', type: 'dropdown', options: ['free', 'pro'] });
   await post('/v1/ticket-fields', { key: 'seats', label: 'Seats', type: 'number' });
   await post('/v1/ticket-fields', { key: 'areas', label: 'Areas', type: 'multiselect', options: ['web', 'api'] });
+  await post('/v1/ticket-fields', { key: 'renewal', label: 'Renewal', type: 'date' });
   const rows = fc.sample(
     fc.record({
       priority: fc.constantFrom('low', 'medium', 'high', 'urgent'),
@@ -57,7 +59,8 @@ beforeAll(async () => {
       tags: fc.subarray(TAGS),
       due_date: fc.constantFrom(undefined, ...DUES),
       plan: fc.constantFrom(undefined, 'free', 'pro'),
-      seats: fc.constantFrom(undefined, 1, 5),
+      seats: fc.constantFrom(undefined, 1, 5, 12.5, -3),
+      renewal: fc.constantFrom(undefined, ...RENEWALS),
       areas: fc.constantFrom(undefined, ['web'], ['web', 'api']),
       status: fc.constantFrom(undefined, 'open', 'pending'),
     }),
@@ -65,7 +68,7 @@ beforeAll(async () => {
   );
   tickets = [];
   for (const [i, r] of rows.entries()) {
-    const custom = Object.fromEntries(Object.entries({ plan: r.plan, seats: r.seats, areas: r.areas }).filter(([, v]) => v !== undefined));
+    const custom = Object.fromEntries(Object.entries({ plan: r.plan, seats: r.seats, areas: r.areas, renewal: r.renewal }).filter(([, v]) => v !== undefined));
     let made = await post<Ticket>('/v1/tickets', {
       customer_name: 'Ada', customer_email: `a${i}@example.com`, subject: 'S', description: 'D',
       priority: r.priority, category: r.category, assigned_user_id: r.assigned_user_id, tags: r.tags, due_date: r.due_date, custom_fields: custom,
@@ -99,6 +102,10 @@ const condition: fc.Arbitrary<Condition> = fc.oneof(
   fc.record({ field: oneOf('created_at'), operator: oneOf('before', 'after'), value: oneOf('2000-01-01T00:00:00Z', '2999-01-01T00:00:00Z') }),
   fc.record({ field: oneOf('custom_fields.plan'), operator: oneOf('is', 'is_not'), value: oneOf<string | null>(null, 'free', 'pro') }),
   fc.record({ field: oneOf('custom_fields.seats'), operator: oneOf('in', 'not_in'), value: someOf([1, 5, 7]) }),
+  fc.record({ field: oneOf('custom_fields.seats'), operator: oneOf('gt', 'gte', 'lt', 'lte'), value: oneOf(-3, 0, 1, 5, 12.5) }),
+  fc.record({ field: oneOf('custom_fields.seats'), operator: oneOf('between'), value: oneOf([1, 5], [-3, 1], [5, 5], [0, 100]) }),
+  fc.record({ field: oneOf('custom_fields.renewal'), operator: oneOf('gt', 'gte', 'lt', 'lte', 'before', 'after'), value: oneOf(...RENEWALS, '2026-06-01') }),
+  fc.record({ field: oneOf('custom_fields.renewal'), operator: oneOf('between'), value: oneOf(['2026-01-31', '2026-02-01'], ['2026-02-01', '2030-01-01']) }),
   fc.record({ field: oneOf('custom_fields.areas'), operator: oneOf('includes_all', 'includes_any', 'excludes'), value: someOf(['web', 'api']) }),
 );
 
@@ -113,6 +120,17 @@ function holds(ticket: Ticket, { field, operator, value }: Condition): boolean {
     return !wanted.some((w) => have.includes(w));
   }
   const actual = (field.startsWith('custom_fields.') ? ticket.custom_fields[field.slice(14)] : ticket[field as keyof Ticket]) ?? null;
+  const [low, high] = (Array.isArray(value) ? value : [value, value]) as Array<string | number>;
+  // Custom number and date ranges (dates as YYYY-MM-DD compare as strings); no value never matches.
+  if (field.startsWith('custom_fields.') && actual !== null) {
+    const a = actual as string | number;
+    if (operator === 'gt' || operator === 'after') return a > low!;
+    if (operator === 'gte') return a >= low!;
+    if (operator === 'lt' || operator === 'before') return a < low!;
+    if (operator === 'lte') return a <= low!;
+    if (operator === 'between') return a >= low! && a <= high!;
+  }
+  if (['gt', 'gte', 'lt', 'lte', 'between'].includes(operator) || (field.startsWith('custom_fields.') && ['before', 'after'].includes(operator))) return false;
   switch (operator) {
     case 'before':
       return actual !== null && Date.parse(actual as string) < Date.parse(value as string);
@@ -146,11 +164,13 @@ describe('views: property', () => {
         expect(listed.statusCode, listed.body).toBe(200);
         const expected = tickets.filter((x) => matches(x, { all, any })).map((x) => x.ticket_number).sort((a, b) => a - b);
         expect(listed.json<Ticket[]>().map((x) => x.ticket_number)).toEqual(expected);
-        const counts = (await t.request({ method: 'GET', url: '/v1/views/counts', key })).json<{ views: Array<{ id: string; count: number }> }>();
+        const countsRes = await t.request({ method: 'GET', url: '/v1/views/counts', key });
+        expect(countsRes.statusCode, countsRes.body).toBe(200);
+        const counts = countsRes.json<{ views: Array<{ id: string; count: number }> }>();
         expect(counts.views.find((v) => v.id === id)?.count).toBe(expected.length);
         await t.request({ method: 'DELETE', url: `/v1/views/${id}`, key });
       }),
-      { numRuns: 60 },
+      { numRuns: 80 },
     );
   }, 120_000);
 });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 import type { Conditions } from './conditions.js';
 import { compileConditions } from './conditions.compile.js';
-import { viewTicketsQuery, type ViewSort } from './views.repository.js';
+import { countTicketsQuery, viewTicketsQuery, type ViewSort } from './views.repository.js';
 
 /**
  * A view's query reads tickets through an index led by the organization, and tags and custom
@@ -17,9 +17,10 @@ afterAll(async () => {
   await t.close();
 });
 
-async function plan(conditions: Required<Conditions>, sort: ViewSort): Promise<string> {
-  const where = compileConditions(conditions, { organizationId: t.org.id, me: null, fieldIds: new Map([['plan', 'f']]), now: new Date() });
-  const query = viewTicketsQuery(t.store.db, t.org.id, where, sort, { limit: 100, offset: 0 }).compile();
+async function plan(conditions: Required<Conditions>, sort: ViewSort | 'count'): Promise<string> {
+  const ctx = { organizationId: t.org.id, me: null, fieldIds: new Map([['plan', 'f'], ['seats', 'g']]), now: new Date(), semiJoin: sort === 'count' };
+  const where = compileConditions(conditions, ctx);
+  const query = (sort === 'count' ? countTicketsQuery(t.store.db, t.org.id, where) : viewTicketsQuery(t.store.db, t.org.id, where, sort, { limit: 100, offset: 0 })).compile();
   if (t.store.dialect === 'postgres') {
     // The tables are tiny: with sequential scans off, the plan shows which index can serve the query.
     return t.store.db.connection().execute(async (conn) => {
@@ -39,6 +40,7 @@ async function plan(conditions: Required<Conditions>, sort: ViewSort): Promise<s
 const cases: Array<[string, Required<Conditions>, ViewSort]> = [
   ['no condition, newest first', { all: [], any: [] }, { by: 'ticket_number', order: 'desc' }],
   ['status, by priority', { all: [{ field: 'status', operator: 'in', value: ['new', 'open'] }], any: [] }, { by: 'priority', order: 'desc' }],
+  ['a custom field range and a status', { all: [{ field: 'status', operator: 'in', value: ['new', 'open'] }, { field: 'custom_fields.seats', operator: 'between', value: [5, 50] }], any: [] }, { by: 'created_at', order: 'desc' }],
   ['tags and a custom field', { all: [{ field: 'tags', operator: 'includes_all', value: ['a', 'b'] }], any: [{ field: 'custom_fields.plan', operator: 'is', value: 'pro' }] }, { by: 'created_at', order: 'asc' }],
 ];
 
@@ -55,5 +57,22 @@ describe('views: query plans', () => {
     const tagSeek = t.store.dialect === 'postgres' ? /ticket_tags_pkey/ : /SEARCH ticket_tags USING COVERING INDEX \w+ \(organization_id=\? AND tag=\? AND ticket_number=\?\)/;
     if (conditions.all.some((c) => c.field === 'tags')) expect(text).toMatch(tagSeek);
     if (conditions.any.length > 0) expect(text).toMatch(/ticket_field_values_text_idx/);
+    // A range seeks the ticket's own value (organization, field, ticket), never walks the value index's range.
+    if (conditions.all.some((c) => c.operator === 'between')) expect(text).toMatch(/ticket_field_values_field_idx/);
+  });
+
+  it('a count reads tags and custom field ranges from their own indexes and looks up only those tickets', async () => {
+    const tag = await plan({ all: [{ field: 'tags', operator: 'includes_any', value: ['vip'] }], any: [] }, 'count');
+    const range = await plan({ all: [{ field: 'custom_fields.seats', operator: 'between', value: [5, 50] }], any: [] }, 'count');
+    if (t.store.dialect === 'postgres') {
+      // The tables are empty: PostgreSQL's join order here says nothing (bench/views-explain.ts shows it at 1,000,000); only that indexes serve it.
+      expect(tag).not.toMatch(/Seq Scan/);
+      expect(range).not.toMatch(/Seq Scan/);
+    } else {
+      expect(tag).toMatch(/SEARCH tickets USING COVERING INDEX tickets_org_number_key \(organization_id=\? AND ticket_number=\?\)/);
+      expect(tag).toMatch(/SEARCH ticket_tags USING COVERING INDEX \w+ \(organization_id=\? AND tag=\?\)/);
+      expect(range).toMatch(/SEARCH tickets USING COVERING INDEX tickets_org_number_key \(organization_id=\? AND ticket_number=\?\)/);
+      expect(range).toMatch(/SEARCH ticket_field_values USING COVERING INDEX ticket_field_values_number_idx \(organization_id=\? AND field_id=\? AND value_number>\? AND value_number<\?\)/);
+    }
   });
 });

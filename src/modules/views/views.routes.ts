@@ -8,10 +8,13 @@ import { CREATED_ASC, toPage, withNextLink } from '../../shared/pagination.js';
 import { ErrorBody, responses } from '../../shared/schemas.js';
 import { Ticket } from '../tickets/tickets.schemas.js';
 import { CreateViewBody, ListViewsQuery, UpdateViewBody, View, ViewCounts, ViewParams, ViewTicketsQuery } from './views.schemas.js';
+import { ViewCountsCache } from './views.counts-cache.js';
 import * as views from './views.service.js';
 
-export async function viewsRoutes(fastify: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function viewsRoutes(fastify: FastifyInstance, appDeps: AppDeps): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const maxAgeMs = appDeps.config.viewsCountsMaxAgeMs;
+  const deps = { ...appDeps, countsCache: new ViewCountsCache(maxAgeMs) };
   const tags = ['Views'];
 
   app.get('/v1/views', {
@@ -28,10 +31,17 @@ export async function viewsRoutes(fastify: FastifyInstance, deps: AppDeps): Prom
     schema: {
       tags,
       summary: 'Count the tickets of every view the caller sees, at once',
-      description: 'Counts as of `counted_at`; a count is null when the view names "me" and the caller has no user.',
+      description:
+        'Counts as of `counted_at`, which may be up to VIEWS_COUNTS_MAX_AGE_MS (default 30 s) ago: `age_seconds` and the Age header say how long ago. ' +
+        'Ticket changes show at the latest then; a view created, changed or deleted shows at once. A count is null when the view names "me" and the caller has no user.',
       response: responses({ 200: ViewCounts }),
     },
-    handler: (request) => views.viewCounts(deps, authOf(request)),
+    handler: async (request, reply) => {
+      const counts = await views.viewCounts(deps, authOf(request));
+      const fresh = Math.max(0, Math.floor((maxAgeMs - (Date.now() - Date.parse(counts.counted_at))) / 1000));
+      void reply.header('age', String(counts.age_seconds)).header('cache-control', maxAgeMs > 0 ? `private, max-age=${fresh}` : 'private, no-cache');
+      return counts;
+    },
   });
 
   app.get('/v1/views/:view_id', {

@@ -69,7 +69,8 @@ export const ViewTicketsQuery = Type.Object({ ...pageQuery(100, 500) }, { additi
 export const ViewCounts = named(
   'ViewCounts',
   Type.Object({
-  counted_at: DateTime({ description: 'When the counts were taken (they may be up to 30 seconds old)' }),
+  counted_at: DateTime({ description: 'When the counts were taken: they may be up to VIEWS_COUNTS_MAX_AGE_MS (default 30 seconds) old' }),
+  age_seconds: Type.Integer({ minimum: 0, description: 'How old the counts are, in whole seconds (also the Age header)' }),
   views: Type.Array(
     Type.Object({
       id: Uuid(),

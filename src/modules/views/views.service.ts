@@ -15,12 +15,15 @@ import { presentTicket } from '../tickets/tickets.service.js';
 import type { Ticket } from '../tickets/tickets.schemas.js';
 import { checkConditions, usesMe, type ConditionField, type Conditions } from './conditions.js';
 import { compileConditions } from './conditions.compile.js';
+import { SHARED, type CountedView, type ViewCountsCache } from './views.counts-cache.js';
 import * as repo from './views.repository.js';
 import type { CreateViewBody, UpdateViewBody, View, ViewCounts } from './views.schemas.js';
 
 export interface ViewDeps {
   store: Store;
   config: Config;
+  /** Counts kept for a while (views.counts-cache.ts); absent: always counted. */
+  countsCache?: ViewCountsCache;
 }
 
 const DEFAULT_SORT = { by: 'created_at', order: 'desc' } as const;
@@ -78,6 +81,7 @@ export async function createView(deps: ViewDeps, auth: AuthContext, body: Create
       updated_at: now,
     };
     await repo.insertView(trx, row);
+    deps.countsCache?.clear(auth.organizationId);
     return presentView(row);
   });
 }
@@ -105,6 +109,7 @@ export async function updateView(deps: ViewDeps, auth: AuthContext, id: string, 
     if (body.conditions !== undefined) changes.conditions = await checked(trx, auth, body.conditions);
     if (body.sort !== undefined) [changes.sort_by, changes.sort_order] = [body.sort.by, body.sort.order];
     await repo.updateView(trx, auth.organizationId, id, changes);
+    deps.countsCache?.clear(auth.organizationId);
     return presentView({ ...current, ...changes });
   });
 }
@@ -112,14 +117,15 @@ export async function updateView(deps: ViewDeps, auth: AuthContext, id: string, 
 export async function deleteView(deps: ViewDeps, auth: AuthContext, id: string): Promise<void> {
   await getRow(deps.store.db, auth, id);
   await repo.deleteView(deps.store.db, auth.organizationId, id);
+  deps.countsCache?.clear(auth.organizationId);
 }
 
 /** The where-expression of a stored view for this caller, or null when it names "me" and the caller has no user. */
-async function whereOf(db: Executor, auth: AuthContext, row: repo.ViewRow, fieldIds?: Map<string, string>) {
+async function whereOf(db: Executor, auth: AuthContext, row: repo.ViewRow, fieldIds?: Map<string, string>, forCount = false) {
   const conditions = JSON.parse(row.conditions) as Required<Conditions>;
   if (usesMe(conditions) && auth.holderUserId === null) return null;
   const ids = fieldIds ?? new Map([...(await conditionFields(db, auth.organizationId))].map(([k, f]) => [k, f.id]));
-  return compileConditions(conditions, { organizationId: auth.organizationId, me: auth.holderUserId, fieldIds: ids, now: new Date() });
+  return compileConditions(conditions, { organizationId: auth.organizationId, me: auth.holderUserId, fieldIds: ids, now: new Date(), semiJoin: forCount });
 }
 
 /** A view's order for keyset paging: its sort value, then the ticket number. */
@@ -153,16 +159,45 @@ export async function viewTickets(deps: ViewDeps, auth: AuthContext, id: string,
   return { tickets: rows.map(presentTicket), order };
 }
 
-/** Every view the caller sees with its count of tickets, in one answer. */
+/**
+ * Every view the caller sees with its count of tickets, in one answer: shared views' counts are
+ * the organization's, personal views' and those naming "me" the caller's; each part comes from the
+ * counts cache while fresh, else is counted now. `counted_at` is the older part's time.
+ */
 export async function viewCounts(deps: ViewDeps, auth: AuthContext): Promise<ViewCounts> {
   const db = deps.store.db;
   const rows = await repo.listViews(db, auth.organizationId, auth.holderUserId, { limit: deps.config.caps.views, offset: 0 });
-  const fieldIds = new Map([...(await conditionFields(db, auth.organizationId))].map(([k, f]) => [k, f.id]));
-  const countedAt = nowIso();
-  const views = [];
+  const parts = new Map<string, repo.ViewRow[]>();
   for (const row of rows) {
-    const where = await whereOf(db, auth, row, fieldIds);
-    views.push({ id: row.id, name: row.name, count: where === null ? null : await repo.countTickets(db, auth.organizationId, where) });
+    const me = usesMe(JSON.parse(row.conditions) as Conditions);
+    // A view naming "me" has no count for a caller without a user.
+    if (me && auth.holderUserId === null) continue;
+    const part = row.owner_user_id === null && !me ? SHARED : auth.holderUserId!;
+    parts.set(part, [...(parts.get(part) ?? []), row]);
   }
-  return { counted_at: countedAt, views };
+  const now = Date.now();
+  let countedAt = now;
+  const counted = new Map<string, CountedView>();
+  let fieldIds: Map<string, string> | undefined;
+  for (const [part, partRows] of parts) {
+    const versions = partRows.map((r) => ({ id: r.id, updatedAt: String(r.updated_at) }));
+    let found = deps.countsCache?.get(auth.organizationId, part, versions, now);
+    if (!found) {
+      fieldIds ??= new Map([...(await conditionFields(db, auth.organizationId))].map(([k, f]) => [k, f.id]));
+      const views = new Map<string, CountedView>();
+      for (const row of partRows) {
+        const where = (await whereOf(db, auth, row, fieldIds, true))!;
+        views.set(row.id, { id: row.id, updatedAt: String(row.updated_at), count: await repo.countTickets(db, auth.organizationId, where) });
+      }
+      found = { countedAt: now, views };
+      deps.countsCache?.set(auth.organizationId, part, found);
+    }
+    countedAt = Math.min(countedAt, found.countedAt);
+    for (const [id, view] of found.views) counted.set(id, view);
+  }
+  return {
+    counted_at: new Date(countedAt).toISOString(),
+    age_seconds: Math.floor((now - countedAt) / 1000),
+    views: rows.map((row) => ({ id: row.id, name: row.name, count: counted.get(row.id)?.count ?? null })),
+  };
 }

@@ -213,6 +213,33 @@ describe('views: bad conditions are 422 naming the exact path', () => {
     expect(errors[0]!.message).toMatch(message);
   });
 
+  it('ranges take one value of a number or date field (between: [from, to], from <= to), not other fields', async () => {
+    const org = await t.newOrg();
+    await ok(org.adminKey, 'POST', '/v1/ticket-fields', { key: 'seats', label: 'Seats', type: 'number' });
+    await ok(org.adminKey, 'POST', '/v1/ticket-fields', { key: 'renewal', label: 'Renewal', type: 'date' });
+    await ok(org.adminKey, 'POST', '/v1/ticket-fields', { key: 'plan', label: 'Plan', type: 'text' });
+    const bad: Array<[unknown, string, RegExp]> = [
+      [{ field: 'custom_fields.seats', operator: 'gt', value: '5' }, 'value', /must be a number/],
+      [{ field: 'custom_fields.seats', operator: 'gte', value: [1, 2] }, 'value', /use between for a range/],
+      [{ field: 'custom_fields.seats', operator: 'between', value: [5] }, 'value', /two values/],
+      [{ field: 'custom_fields.seats', operator: 'between', value: [5, 1] }, 'value', /from at most to/],
+      [{ field: 'custom_fields.renewal', operator: 'between', value: ['2026-01-01', 'soon'] }, 'value[1]', /YYYY-MM-DD/],
+      [{ field: 'custom_fields.plan', operator: 'lt', value: 'pro' }, 'operator', /does not apply to custom_fields.plan/],
+      [{ field: 'priority', operator: 'gte', value: 'high' }, 'operator', /does not apply to priority/],
+    ];
+    for (const [condition, at, message] of bad) {
+      const errors = fieldErrors(await send(org.adminKey, 'POST', '/v1/views', view({ all: [condition] })));
+      expect(errors[0], JSON.stringify(condition)).toMatchObject({ field: `body.conditions.all[0].${at}` });
+      expect(errors[0]!.message).toMatch(message);
+    }
+    await ticket(org.adminKey, { custom_fields: { seats: 3, renewal: '2026-03-01' } });
+    await ticket(org.adminKey, { custom_fields: { seats: 10 } });
+    await ticket(org.adminKey);
+    const saved = await ok<View>(org.adminKey, 'POST', '/v1/views', view({ all: [{ field: 'custom_fields.seats', operator: 'between', value: [3, 9] }, { field: 'custom_fields.renewal', operator: 'before', value: '2026-03-02' }] }));
+    expect(saved.conditions.all[0]).toEqual({ field: 'custom_fields.seats', operator: 'between', value: [3, 9] });
+    expect((await ok<Ticket[]>(org.adminKey, 'GET', `/v1/views/${saved.id}/tickets`)).map((x) => x.ticket_number)).toEqual([1]);
+  });
+
   it('21 conditions in a list, nesting and unknown keys are refused by the schema', async () => {
     const many = Array.from({ length: 21 }, () => ({ field: 'status', operator: 'is', value: 'open' }));
     for (const conditions of [{ all: many }, { all: [{ all: [{ field: 'status', operator: 'is', value: 'open' }] }] }, { none: [] }]) {
