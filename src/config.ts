@@ -61,6 +61,10 @@ const EnvSchema = Type.Object({
   MAX_API_KEYS_PER_ORG: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1_000 }),
   MAX_WEBHOOKS_PER_ORG: Type.Integer({ minimum: 1, maximum: 100_000, default: 100 }),
   MAX_VIEWS_PER_ORG: Type.Integer({ minimum: 1, maximum: 100_000, default: 200 }),
+  MAX_TRIGGERS_PER_ORG: Type.Integer({ minimum: 1, maximum: 100_000, default: 100 }),
+  MAX_AUTOMATIONS_PER_ORG: Type.Integer({ minimum: 1, maximum: 100_000, default: 100 }),
+  // Automations (docs/api-behaviour.md#triggers-and-automations): how often they are checked.
+  AUTOMATIONS_INTERVAL_MS: Type.Integer({ minimum: 1_000, maximum: 86_400_000, default: 60_000 }),
   API_KEYS_RETENTION_DAYS: Type.Integer({ minimum: 0, maximum: 36_500, default: 30 }),
   // The email channel (docs/operations.md#email).
   MAIL_ALLOW_PRIVATE: Type.Boolean({ default: false }),
@@ -161,7 +165,11 @@ export interface Config {
     webhooks: number;
     /** Saved views, shared and personal. */
     views: number;
+    triggers: number;
+    automations: number;
   };
+  /** How often automations are checked (automations.job.ts). */
+  automationsIntervalMs: number;
   /** Revoked keys are deleted this many days after revocation, expired ones this long after expiry; 0 keeps them. */
   apiKeysRetentionDays: number;
   /** Time budget of a search, searches at once (SQLite worker threads, PostgreSQL connections), and per organization. */
@@ -423,7 +431,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       smtpListener: e.MAIL_SMTP_PORT === undefined ? null : { host: e.MAIL_SMTP_HOST ?? e.HOST, port: e.MAIL_SMTP_PORT },
     },
     corsOrigins: parseCorsOrigins(e.CORS_ORIGINS),
-    caps: { apiKeys: e.MAX_API_KEYS_PER_ORG, webhooks: e.MAX_WEBHOOKS_PER_ORG, views: e.MAX_VIEWS_PER_ORG },
+    caps: { apiKeys: e.MAX_API_KEYS_PER_ORG, webhooks: e.MAX_WEBHOOKS_PER_ORG, views: e.MAX_VIEWS_PER_ORG, triggers: e.MAX_TRIGGERS_PER_ORG, automations: e.MAX_AUTOMATIONS_PER_ORG },
+    automationsIntervalMs: e.AUTOMATIONS_INTERVAL_MS,
     apiKeysRetentionDays: e.API_KEYS_RETENTION_DAYS,
     search: {
       timeoutMs: e.SEARCH_TIMEOUT_MS,

@@ -2,6 +2,7 @@ import type { ColumnType, Generated, Insertable, Selectable, Updateable } from '
 import type { Bool, NullableTimestamp, Timestamp } from './column-types.js';
 import type { MailboxesTable, MailMessagesTable, MailOutboxTable } from './types.mail.js';
 import type { TicketFieldsTable, TicketFieldValuesTable, ViewsTable } from './types.workflow.js';
+import type { AutomationRunsTable, AutomationsTable, TriggerCursorsTable, TriggerRunsTable, TriggersTable } from './types.automations.js';
 
 /**
  * Table types (their column conventions: column-types.ts); the email channel's are in
@@ -10,6 +11,7 @@ import type { TicketFieldsTable, TicketFieldValuesTable, ViewsTable } from './ty
 
 export type { MailboxesTable, MailMessagesTable, MailOutboxTable } from './types.mail.js';
 export type { TicketFieldsTable, TicketFieldValuesTable, ViewsTable } from './types.workflow.js';
+export type { AutomationRunsTable, AutomationsTable, TriggerCursorsTable, TriggerRunsTable, TriggersTable } from './types.automations.js';
 
 export interface OrganizationsTable {
   id: string;
@@ -139,6 +141,8 @@ export interface TicketsTable {
   channel: ColumnType<Channel, Channel | undefined, Channel>;
   /** JSON: the `email` block of a ticket opened by mail (migration 0026_add_email_channel). */
   email: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The last status change (null: none since creation), kept by a database trigger (migration 0035). */
+  status_changed_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** One tag of one ticket (docs/api-behaviour.md, Tags). */
@@ -213,7 +217,7 @@ export interface EventsTable {
   position: ColumnType<number | null, number | null, number>;
   type: string;
   occurred_at: Timestamp;
-  actor_type: 'api_key' | 'user' | 'customer' | 'system';
+  actor_type: 'api_key' | 'user' | 'customer' | 'system' | 'trigger' | 'automation';
   actor_id: string | null;
   actor_user_id: string | null;
   resource_type: string;
@@ -345,6 +349,11 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   dashboard_deltas: DashboardDeltasTable;
   dashboard_totals: DashboardTotalsTable;
+  triggers: TriggersTable;
+  trigger_cursors: TriggerCursorsTable;
+  trigger_runs: TriggerRunsTable;
+  automations: AutomationsTable;
+  automation_runs: AutomationRunsTable;
 }
 
 export type TicketRow = Selectable<TicketsTable>;
