@@ -49,6 +49,10 @@ export interface AutomationsTable {
   conditions: string;
   actions: string;
   active: number;
+  /** When the sweep next checks it; leased to one process while it does. */
+  next_run_at: string;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

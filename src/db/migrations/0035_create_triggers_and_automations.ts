@@ -64,6 +64,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('conditions', 'text', (c) => c.notNull())
     .addColumn('actions', 'text', (c) => c.notNull())
     .addColumn('active', 'integer', (c) => c.notNull())
+    // The sweep's turn: due at next_run_at, leased to one process of a fleet while it runs.
+    .addColumn('next_run_at', 'text', (c) => c.notNull())
+    .addColumn('lease_owner', 'text')
+    .addColumn('lease_expires_at', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('automations_pkey', ['organization_id', 'id'])
