@@ -30,6 +30,7 @@ import { teamsRoutes } from './modules/teams/teams.routes.js';
 import { tagsRoutes } from './modules/tags/tags.routes.js';
 import { ticketFieldsRoutes } from './modules/ticket-fields/ticket-fields.routes.js';
 import { viewsRoutes } from './modules/views/views.routes.js';
+import { macrosRoutes } from './modules/macros/macros.routes.js';
 import { automationsRoutes } from './modules/automations/automations.routes.js';
 import { handlePageError, isPortalPageUrl } from './modules/portal/portal.pages.js';
 import { portalRoutes } from './modules/portal/portal.routes.js';
@@ -109,6 +110,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Mail about tickets is signed with one key per installation; public agent comments are mailed.
   const mailer = { messageIds: createMessageIds(deps.config), publicUrl: deps.config.publicUrl };
   await app.register(commentsRoutes, { ...deps, mailer });
+  await app.register(macrosRoutes, { ...deps, mailer });
   await app.register(dashboardRoutes, deps);
   await app.register(apiKeysRoutes, deps);
   await app.register(eventsRoutes, deps);

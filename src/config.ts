@@ -61,6 +61,7 @@ const EnvSchema = Type.Object({
   MAX_API_KEYS_PER_ORG: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1_000 }),
   MAX_WEBHOOKS_PER_ORG: Type.Integer({ minimum: 1, maximum: 100_000, default: 100 }),
   MAX_VIEWS_PER_ORG: Type.Integer({ minimum: 1, maximum: 100_000, default: 200 }),
+  MAX_MACROS_PER_ORG: Type.Integer({ minimum: 1, maximum: 100_000, default: 500 }),
   MAX_TRIGGERS_PER_ORG: Type.Integer({ minimum: 1, maximum: 100_000, default: 100 }),
   MAX_AUTOMATIONS_PER_ORG: Type.Integer({ minimum: 1, maximum: 100_000, default: 100 }),
   // Automations (docs/api-behaviour.md#triggers-and-automations): how often they are checked.
@@ -165,6 +166,7 @@ export interface Config {
     webhooks: number;
     /** Saved views, shared and personal. */
     views: number;
+    macros: number;
     triggers: number;
     automations: number;
   };
@@ -431,7 +433,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       smtpListener: e.MAIL_SMTP_PORT === undefined ? null : { host: e.MAIL_SMTP_HOST ?? e.HOST, port: e.MAIL_SMTP_PORT },
     },
     corsOrigins: parseCorsOrigins(e.CORS_ORIGINS),
-    caps: { apiKeys: e.MAX_API_KEYS_PER_ORG, webhooks: e.MAX_WEBHOOKS_PER_ORG, views: e.MAX_VIEWS_PER_ORG, triggers: e.MAX_TRIGGERS_PER_ORG, automations: e.MAX_AUTOMATIONS_PER_ORG },
+    caps: { apiKeys: e.MAX_API_KEYS_PER_ORG, webhooks: e.MAX_WEBHOOKS_PER_ORG, views: e.MAX_VIEWS_PER_ORG, macros: e.MAX_MACROS_PER_ORG, triggers: e.MAX_TRIGGERS_PER_ORG, automations: e.MAX_AUTOMATIONS_PER_ORG },
     automationsIntervalMs: e.AUTOMATIONS_INTERVAL_MS,
     apiKeysRetentionDays: e.API_KEYS_RETENTION_DAYS,
     search: {

@@ -28,6 +28,7 @@ import * as m0027 from './migrations/0027_create_mail_outbox.js';
 import * as m0028 from './migrations/0028_track_customer_email_bounces.js';
 import * as m0029 from './migrations/0029_track_imap_mailboxes.js';
 import * as m0030 from './migrations/0030_create_views.js';
+import * as m0031 from './migrations/0031_create_macros.js';
 import * as m0035 from './migrations/0035_create_triggers_and_automations.js';
 import type { Database } from './types.js';
 
@@ -60,6 +61,7 @@ export const migrations: Record<string, Migration> = {
   '0028_track_customer_email_bounces': m0028,
   '0029_track_imap_mailboxes': m0029,
   '0030_create_views': m0030,
+  '0031_create_macros': m0031,
   '0035_create_triggers_and_automations': m0035,
 };
 

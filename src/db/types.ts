@@ -1,7 +1,7 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { Bool, NullableTimestamp, Timestamp } from './column-types.js';
 import type { MailboxesTable, MailMessagesTable, MailOutboxTable } from './types.mail.js';
-import type { TicketFieldsTable, TicketFieldValuesTable, ViewsTable } from './types.workflow.js';
+import type { MacrosTable, TicketFieldsTable, TicketFieldValuesTable, ViewsTable } from './types.workflow.js';
 import type { AutomationRunsTable, AutomationsTable, TriggerCursorsTable, TriggerRunsTable, TriggersTable } from './types.automations.js';
 
 /**
@@ -10,7 +10,7 @@ import type { AutomationRunsTable, AutomationsTable, TriggerCursorsTable, Trigge
  */
 
 export type { MailboxesTable, MailMessagesTable, MailOutboxTable } from './types.mail.js';
-export type { TicketFieldsTable, TicketFieldValuesTable, ViewsTable } from './types.workflow.js';
+export type { MacrosTable, TicketFieldsTable, TicketFieldValuesTable, ViewsTable } from './types.workflow.js';
 export type { AutomationRunsTable, AutomationsTable, TriggerCursorsTable, TriggerRunsTable, TriggersTable } from './types.automations.js';
 
 export interface OrganizationsTable {
@@ -335,6 +335,7 @@ export interface Database {
   ticket_fields: TicketFieldsTable;
   ticket_field_values: TicketFieldValuesTable;
   views: ViewsTable;
+  macros: MacrosTable;
   comments: CommentsTable;
   attachments: AttachmentsTable;
   attachment_blobs: AttachmentBlobsTable;

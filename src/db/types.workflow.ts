@@ -1,6 +1,6 @@
 import type { Timestamp } from './column-types.js';
 
-/** The tables of custom fields and views (src/db/types.ts assembles them into Database). */
+/** The tables of custom fields, views and macros (src/db/types.ts assembles them into Database). */
 
 /** A custom ticket field of an organization (docs/api-behaviour.md, Custom fields). */
 export interface TicketFieldsTable {
@@ -39,4 +39,16 @@ export interface TicketFieldValuesTable {
   ticket_number: number;
   value_text: string | null;
   value_number: number | null;
+}
+
+/** A macro (docs/api-behaviour.md, Macros and actions): a named list of actions. */
+export interface MacrosTable {
+  id: string;
+  organization_id: string;
+  name: string;
+  description: string | null;
+  /** JSON: `[ { field, value } ]` as checked (src/modules/macros/actions.ts). */
+  actions: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }

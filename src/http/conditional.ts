@@ -107,11 +107,16 @@ export function registerConditionalRequests(app: FastifyInstance): void {
     }
     // The ETag hook is the route's own: GET (and its HEAD twin, which comes here as HEAD) and PATCH
     // of one record. First among the route's own: the HEAD twin's last one drops the body.
-    if (single && (methods.includes('GET') || methods.includes('HEAD') || methods.includes('PATCH'))) addRouteHook(route, 'onSend', tagAnswer, { first: true });
+    // A POST that changes and answers the record of another address (`ifMatch: { of }`) is tagged
+    // and checked as that address's PATCH would be.
+    const of = actsOn(route);
+    if (single && (methods.includes('GET') || methods.includes('HEAD') || methods.includes('PATCH') || of !== undefined)) addRouteHook(route, 'onSend', tagAnswer, { first: true });
     const reads = methods.includes('GET') && single;
-    const writes = (methods.includes('PATCH') || methods.includes('DELETE')) && isApiRoute(route.url) && route.url.includes(':') && route.config?.ifMatch === true;
+    const writes =
+      ((methods.includes('PATCH') || methods.includes('DELETE')) && isApiRoute(route.url) && route.url.includes(':') && route.config?.ifMatch === true) ||
+      (methods.includes('POST') && single && of !== undefined);
     if (writes) {
-      const url = route.url;
+      const url = of ?? route.url;
       checkedUrls.add(url);
       addRouteHook(route, 'preHandler', (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
         const header = request.headers['if-match'];
@@ -141,6 +146,12 @@ export function registerConditionalRequests(app: FastifyInstance): void {
   });
 }
 
+/** The address whose record a POST route changes and answers (`config.ifMatch: { of }`), if it is such a route. */
+export function actsOn(route: { method: string | string[]; config?: unknown }): string | undefined {
+  const ifMatch = (route.config as { ifMatch?: unknown } | undefined)?.ifMatch;
+  return methodsOf(route.method).includes('POST') && typeof ifMatch === 'object' && ifMatch !== null ? (ifMatch as { of: string }).of : undefined;
+}
+
 const JSON_TYPE = /^application\/json\b/i;
 const WEAK = /^W\//;
 
@@ -152,13 +163,14 @@ function tagAnswer(request: FastifyRequest, reply: FastifyReply, payload: unknow
 function tagged(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
   if (reply.statusCode !== 200 || typeof payload !== 'string') return payload;
   const method = request.method;
-  if (method !== 'GET' && method !== 'HEAD' && method !== 'PATCH') return payload;
+  // The hook is only on routes of one record (GET, HEAD, PATCH, and POSTs with `ifMatch: { of }`).
+  if (method === 'DELETE') return payload;
   const type = reply.getHeader('content-type');
   if (typeof type !== 'string' || !JSON_TYPE.test(type)) return payload;
   const etag = etagOfPayload(payload);
   void reply.header('etag', etag);
   const ifNoneMatch = request.headers['if-none-match'];
-  if (method !== 'PATCH' && typeof ifNoneMatch === 'string') {
+  if ((method === 'GET' || method === 'HEAD') && typeof ifNoneMatch === 'string') {
     const tags = tagsOf(ifNoneMatch).map((tag) => tag.replace(WEAK, ''));
     if (tags.includes('*') || tags.includes(etag)) {
       void reply.code(304);
@@ -171,8 +183,12 @@ function tagged(request: FastifyRequest, reply: FastifyReply, payload: unknown):
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The route's service checks If-Match against the record under its lock (assertIfMatch). */
-    ifMatch?: boolean;
+    /**
+     * The route's service checks If-Match against the record under its lock (assertIfMatch). A POST
+     * that changes and answers the record of another address gives that address (`{ of:
+     * '/v1/tickets/:ticket_id' }`): its answer is tagged, and If-Match checked, as that record's.
+     */
+    ifMatch?: boolean | { of: string };
   }
   interface FastifyRequest {
     /** The If-Match header of a route with `config.ifMatch`, with the tag function to check it by. */

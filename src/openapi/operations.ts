@@ -1,5 +1,5 @@
 import type { FastifySchema, RouteOptions } from 'fastify';
-import { ETagResponseHeader, isSingleResource } from '../http/conditional.js';
+import { actsOn, ETagResponseHeader, isSingleResource } from '../http/conditional.js';
 import { isApiRoute } from '../http/json-rules.js';
 import { ErrorBody } from '../shared/schemas.js';
 import type { ComponentCollector } from './components.js';
@@ -126,7 +126,7 @@ export function documentRoute(route: RouteOptions, schema: FastifySchema, named:
     Object.entries(withErrorResponses(route, schema)).map(([status, s]) => [status, documentResponse(s, named)]),
   );
   const methods = Array.isArray(route.method) ? route.method : [route.method];
-  const answersEtag = (methods.includes('GET') || methods.includes('PATCH')) && isSingleResource(route.url, schema.response as Record<string, unknown> | undefined);
+  const answersEtag = (methods.includes('GET') || methods.includes('PATCH') || actsOn(route) !== undefined) && isSingleResource(route.url, schema.response as Record<string, unknown> | undefined);
   if (answersEtag && response['200'] !== undefined) {
     // Every 200 of one record carries its ETag (src/http/conditional.ts).
     response['200'] = { description: 'OK', headers: { ETag: ETagResponseHeader }, content: { 'application/json': { schema: response['200'] } } };

@@ -132,7 +132,7 @@ export async function insertTriggerRun(db: Executor, row: Insertable<TriggerRuns
     .values(row)
     .onConflict((oc) => oc.columns(['organization_id', 'trigger_id', 'event_id']).doNothing())
     .executeTakeFirst();
-  return Number(result.numInsertedRows ?? 0) > 0;
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
 export async function setTriggerRunError(db: Executor, organizationId: string, triggerId: string, eventId: string, error: string): Promise<void> {
@@ -252,7 +252,7 @@ export async function recordAutomationRun(db: Executor, row: { organization_id: 
         .where('automation_runs.matched_since', '<>', row.matched_since),
     )
     .executeTakeFirst();
-  return Number(result.numInsertedRows ?? 0) > 0;
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
 export async function setAutomationRunSince(db: Executor, organizationId: string, automationId: string, ticketId: string, since: string): Promise<void> {

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { DateTime, named, pageQuery, Uuid } from '../../shared/schemas.js';
-import { Action, MAX_ACTIONS } from '../macros/actions.js';
+import { Action, MAX_ACTIONS } from '../macros/actions.schemas.js';
 import { Condition, Conditions } from '../views/conditions.js';
 
 /**

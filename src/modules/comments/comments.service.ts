@@ -10,7 +10,7 @@ import type { Executor } from '../../shared/executor.js';
 import type { Page } from '../../shared/pagination.js';
 import { creationTimeIso } from '../../shared/clock.js';
 import { toIso } from '../../shared/time.js';
-import { actorOf, changesBetween, withEvents, type Actor } from '../events/events.log.js';
+import { actorOf, changesBetween, withEvents, type Actor, type EventLog } from '../events/events.log.js';
 import { getTicketRow } from '../tickets/tickets.service.js';
 import { userExists } from '../users/users.repository.js';
 import type { Comment, CreateCommentBody, UpdateCommentBody } from './comments.schemas.js';
@@ -85,31 +85,48 @@ export async function createComment(
   if (body.author_user_id && !(await userExists(db, organizationId, body.author_user_id))) {
     throw errors.invalidField('body.author_user_id', 'does not name a user of this organization');
   }
+  const author = body.author_user_id === undefined ? caller.holderUserId : body.author_user_id;
+  return withEvents(db, organizationId, actorOf(caller), (trx, events) =>
+    addComment(trx, events, deps.mailer, organizationId, ticketId, { body: body.body, is_internal: body.is_internal ?? false, author_user_id: author }),
+  );
+}
+
+/**
+ * Writes an agent's comment on a ticket of the organization (checked by the caller) inside the
+ * caller's transaction, with its `comment.created` event and, for a public one, the mail to the
+ * customer: the one code path of a comment's creation, which macros, bulk changes and triggers
+ * take too (src/modules/macros/actions.ts).
+ */
+export async function addComment(
+  trx: Executor,
+  events: EventLog,
+  mailer: Mailer | undefined,
+  organizationId: string,
+  ticketId: string,
+  comment: { body: string; is_internal: boolean; author_user_id: string | null },
+): Promise<Comment> {
   // Strictly increasing, so comments made in the same millisecond still list in creation order.
   const now = creationTimeIso();
   const row = {
     id: randomUUID(),
     organization_id: organizationId,
     ticket_id: ticketId,
-    body: body.body,
-    is_internal: body.is_internal ? 1 : 0,
-    author_user_id: body.author_user_id === undefined ? caller.holderUserId : body.author_user_id,
+    body: comment.body,
+    is_internal: comment.is_internal ? 1 : 0,
+    author_user_id: comment.author_user_id,
     author_customer_id: null,
     created_at: now,
     updated_at: now,
     channel: 'api' as const,
     email: null,
   } satisfies Insertable<CommentsTable>;
-  const mailer = deps.mailer;
-  return withEvents(db, organizationId, actorOf(caller), async (trx, events) => {
-    // The write first (on SQLite it takes the write lock at once); the mail is queued in the same
-    // transaction, so the comment is never written without it.
-    await insertComment(trx, row);
-    const delivery = mailer && row.is_internal === 0 ? await mailCommentToCustomer(trx, mailer, organizationId, ticketId, row) : null;
-    const comment = presentComment({ ...row, delivery: delivery === null ? null : JSON.stringify(delivery) });
-    events.add({ type: 'comment.created', resourceType: 'comment', resourceId: row.id, ticketId, object: comment, occurredAt: now });
-    return comment;
-  });
+  // The write first (on SQLite it takes the write lock at once); the mail is queued in the same
+  // transaction, so the comment is never written without it.
+  await insertComment(trx, row);
+  const delivery = mailer && row.is_internal === 0 ? await mailCommentToCustomer(trx, mailer, organizationId, ticketId, row) : null;
+  const created = presentComment({ ...row, delivery: delivery === null ? null : JSON.stringify(delivery) });
+  events.add({ type: 'comment.created', resourceType: 'comment', resourceId: row.id, ticketId, object: created, occurredAt: now });
+  return created;
 }
 
 /** Changes `body` and `is_internal`; `updated_at` moves only when a value actually changes. */

@@ -275,42 +275,56 @@ export async function updateTicket(
   actor: Actor,
   ifMatch?: IfMatch,
 ): Promise<Ticket> {
-  return withEvents(deps.store.db, organizationId, actor, async (trx, events) => {
-    // Locked until the commit, so a concurrent update waits and then sees this one's values: the
-    // event's old values are always the values the change replaced, and If-Match is checked
-    // against the very version the change replaces.
-    const current = await findTicketForUpdate(trx, organizationId, id);
-    if (!current) throw errors.notFound('Ticket');
-    assertIfMatch(ifMatch, presentTicket(current), 'The ticket');
-    await checkAssignees(trx, organizationId, body);
-    // The date-time format has already refused what Date cannot hold (shared/validation.ts).
-    const due = body.due_date === undefined ? undefined : toIsoOrNull(body.due_date);
-    const now = nowIso();
-    const changes: Updateable<TicketsTable> = {};
-    const simple = ['subject', 'description', 'priority', 'category', 'assigned_user_id', 'assigned_team_id'] as const;
-    for (const field of simple) {
-      const value = body[field];
-      if (value !== undefined && value !== current[field]) Object.assign(changes, { [field]: value });
-    }
-    if (due !== undefined && due !== toIsoOrNull(current.due_date)) changes.due_date = due;
-    if (body.status !== undefined && body.status !== current.status) {
-      changes.status = body.status;
-      Object.assign(changes, statusTimestamps(current.status, body.status, now));
-    }
-    const tagsBefore = tagsOfRow(current);
-    const tags = tagsAfter(tagsBefore, body);
-    if (tags !== undefined && JSON.stringify(tags) !== current.tags) changes.tags = JSON.stringify(tags);
-    const fields = body.custom_fields === undefined ? undefined : await ticketFieldsByKey(trx, organizationId);
-    const customBefore = JSON.parse(current.custom_fields) as CustomFields;
-    const custom = fields && customFieldsAfter(fields, customBefore, body.custom_fields);
-    if (custom !== undefined && JSON.stringify(custom) !== current.custom_fields) changes.custom_fields = JSON.stringify(custom);
-    if (Object.keys(changes).length === 0) return presentTicket(current);
-    changes.updated_at = now;
-    await updateTicketRow(trx, organizationId, id, changes);
-    if (tags !== undefined) await writeTicketTags(trx, organizationId, current, tagsBefore, tags);
-    if (fields && custom) await writeTicketFieldValues(trx, organizationId, current, fields, customBefore, custom);
-    return recordTicketUpdate(events, current, changes, now);
-  });
+  return withEvents(deps.store.db, organizationId, actor, (trx, events) => updateTicketIn(trx, events, organizationId, id, body, ifMatch));
+}
+
+/**
+ * `updateTicket` inside the caller's transaction, its `ticket.updated` event (if anything changed)
+ * added to the caller's event log: the one code path of a ticket's update, which macros, bulk
+ * changes and triggers take too (src/modules/macros/actions.ts).
+ */
+export async function updateTicketIn(
+  trx: Executor,
+  events: EventLog,
+  organizationId: string,
+  id: string,
+  body: UpdateTicketBody,
+  ifMatch?: IfMatch,
+): Promise<Ticket> {
+  // Locked until the commit, so a concurrent update waits and then sees this one's values: the
+  // event's old values are always the values the change replaced, and If-Match is checked
+  // against the very version the change replaces.
+  const current = await findTicketForUpdate(trx, organizationId, id);
+  if (!current) throw errors.notFound('Ticket');
+  assertIfMatch(ifMatch, presentTicket(current), 'The ticket');
+  await checkAssignees(trx, organizationId, body);
+  // The date-time format has already refused what Date cannot hold (shared/validation.ts).
+  const due = body.due_date === undefined ? undefined : toIsoOrNull(body.due_date);
+  const now = nowIso();
+  const changes: Updateable<TicketsTable> = {};
+  const simple = ['subject', 'description', 'priority', 'category', 'assigned_user_id', 'assigned_team_id'] as const;
+  for (const field of simple) {
+    const value = body[field];
+    if (value !== undefined && value !== current[field]) Object.assign(changes, { [field]: value });
+  }
+  if (due !== undefined && due !== toIsoOrNull(current.due_date)) changes.due_date = due;
+  if (body.status !== undefined && body.status !== current.status) {
+    changes.status = body.status;
+    Object.assign(changes, statusTimestamps(current.status, body.status, now));
+  }
+  const tagsBefore = tagsOfRow(current);
+  const tags = tagsAfter(tagsBefore, body);
+  if (tags !== undefined && JSON.stringify(tags) !== current.tags) changes.tags = JSON.stringify(tags);
+  const fields = body.custom_fields === undefined ? undefined : await ticketFieldsByKey(trx, organizationId);
+  const customBefore = JSON.parse(current.custom_fields) as CustomFields;
+  const custom = fields && customFieldsAfter(fields, customBefore, body.custom_fields);
+  if (custom !== undefined && JSON.stringify(custom) !== current.custom_fields) changes.custom_fields = JSON.stringify(custom);
+  if (Object.keys(changes).length === 0) return presentTicket(current);
+  changes.updated_at = now;
+  await updateTicketRow(trx, organizationId, id, changes);
+  if (tags !== undefined) await writeTicketTags(trx, organizationId, current, tagsBefore, tags);
+  if (fields && custom) await writeTicketFieldValues(trx, organizationId, current, fields, customBefore, custom);
+  return recordTicketUpdate(events, current, changes, now);
 }
 
 /** The ticket after `changes`, and its `ticket.updated` event with what changed. */
