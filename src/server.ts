@@ -14,6 +14,8 @@ import { createMessageIds } from './modules/mail/mail.message-ids.js';
 import { startMailOutbox } from './modules/mail/mail.outbox.worker.js';
 import { startSmtpListener } from './modules/mail/mail.smtp-listener.js';
 import { startImapWorker } from './modules/mail/mail.imap.worker.js';
+import { startTriggerWorker } from './modules/automations/triggers.worker.js';
+import { startAutomationsJob } from './modules/automations/automations.job.js';
 import { openBlobStore, sweepBlobStore, sweepWhileServing } from './storage/open-blob-store.js';
 
 /** Where the server writes what a human must see: the one-time admin key goes to `stdout`. */
@@ -98,6 +100,8 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     const mailer = { messageIds: createMessageIds(config), publicUrl: config.publicUrl };
     // IMAP mailboxes are read by every process in turn (leased one at a time).
     jobs.push(startImapWorker({ store, blobs, config, mailer, log: app.log }));
+    // Triggers follow the event log after each commit; automations are swept every AUTOMATIONS_INTERVAL_MS.
+    jobs.push(startTriggerWorker({ store, mailer, log: app.log }), startAutomationsJob({ store, mailer, config, log: app.log }));
     if (config.mail.smtpListener) {
       const listener = await startSmtpListener({ store, blobs, config, mailer, log: app.log }, config.mail.smtpListener);
       jobs.push(listener);
