@@ -73,6 +73,10 @@ function validBody(op: Operation): { payload?: string | Buffer; contentType?: st
     'PATCH /v1/mailboxes/{mailbox_id}': { name: 'M' },
     'POST /v1/views': { name: 'V', shared: true, conditions: {} },
     'PATCH /v1/views/{view_id}': { name: 'V' },
+    'POST /v1/triggers': { name: 'T', on: ['ticket.created'], conditions: {}, actions: [{ field: 'priority', value: 'low' }] },
+    'PATCH /v1/triggers/{trigger_id}': { name: 'T' },
+    'POST /v1/automations': { name: 'A', conditions: {}, actions: [{ field: 'priority', value: 'low' }] },
+    'PATCH /v1/automations/{automation_id}': { name: 'A' },
   };
   if (label(op) === 'POST /v1/tickets/{ticket_id}/attachments') {
     const { payload, contentType } = multipartBody([{ name: 'file', filename: 'a.txt', type: 'text/plain', data: 'x' }]);

@@ -43,6 +43,8 @@ describe('Location on 201', () => {
     await expectLocation(await post('/v1/webhooks', { url: 'https://hooks.example.com/location', events: ['*'] }), '/v1/webhooks');
     await expectLocation(await post('/v1/ticket-fields', { key: 'location', label: 'Location', type: 'text' }), '/v1/ticket-fields');
     await expectLocation(await post('/v1/views', { name: 'Location', shared: true, conditions: {} }), '/v1/views');
+    await expectLocation(await post('/v1/triggers', { name: 'Location', on: ['ticket.created'], conditions: {}, actions: [{ field: 'priority', value: 'low' }] }), '/v1/triggers');
+    await expectLocation(await post('/v1/automations', { name: 'Location', conditions: {}, actions: [{ field: 'priority', value: 'low' }] }), '/v1/automations');
     await expectLocation(await post('/v1/mailboxes', { address: 'location@example.com', name: 'Location' }), '/v1/mailboxes');
     await expectLocation(await post(`/v1/tickets/${ticketId}/comments`, { body: 'Here' }), `/v1/tickets/${ticketId}/comments`);
     await expectLocation(await upload(t, ticketId, 'where.txt', 'text/plain', 'here'), `/v1/tickets/${ticketId}/attachments`);
@@ -82,6 +84,7 @@ describe('Location on 201', () => {
       .sort();
     expect(declared).toEqual([
       '/v1/api-keys',
+      '/v1/automations',
       '/v1/customers',
       '/v1/mailboxes',
       '/v1/teams',
@@ -89,6 +92,7 @@ describe('Location on 201', () => {
       '/v1/tickets',
       '/v1/tickets/{ticket_id}/attachments',
       '/v1/tickets/{ticket_id}/comments',
+      '/v1/triggers',
       '/v1/users',
       '/v1/views',
       '/v1/webhooks',

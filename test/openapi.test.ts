@@ -482,6 +482,8 @@ describe('what client generators need', () => {
     const field = await send('POST /v1/ticket-fields', {});
     const mailbox = await send('POST /v1/mailboxes', {});
     const view = await send('POST /v1/views', {});
+    const trigger = await send('POST /v1/triggers', {});
+    const automation = await send('POST /v1/automations', {});
     const comment = await send('POST /v1/tickets/{ticket_id}/comments', { ticket_id: ticket.id });
     const token = await t.request({ method: 'POST', url: `/v1/tickets/${ticket.id}/tracking-token` });
     const ids = {
@@ -494,6 +496,8 @@ describe('what client generators need', () => {
       field_id: field.id,
       mailbox_id: mailbox.id,
       view_id: view.id,
+      trigger_id: trigger.id,
+      automation_id: automation.id,
       comment_id: comment.id,
       tracking_token: token.json<{ tracking_token: string }>().tracking_token,
     };

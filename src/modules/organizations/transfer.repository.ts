@@ -46,6 +46,8 @@ function scrubEvent(row: Record<string, unknown>): void {
 function untaggedTicket(row: Record<string, unknown>): void {
   row.tags ??= '[]';
   row.custom_fields ??= '{}';
+  // Exported before migration 0035: no status change known (automations count from creation).
+  row.status_changed_at ??= null;
 }
 
 export type TransferTableName = Exclude<keyof Database, 'organizations'>;
@@ -145,8 +147,9 @@ export const TRANSFER_TABLES: readonly TransferTable[] = [
       custom_fields: text,
       channel: text,
       email: text,
+      status_changed_at: timestamp,
     },
-    optional: ['tags', 'custom_fields'],
+    optional: ['tags', 'custom_fields', 'status_changed_at'],
     upgrade: untaggedTicket,
   },
   // A ticket's tags, one row each, and the organization's counts of them (docs/api-behaviour.md, Tags).
@@ -168,6 +171,35 @@ export const TRANSFER_TABLES: readonly TransferTable[] = [
     table: 'views',
     key: ['id'],
     columns: { id: text, organization_id: text, name: text, owner_user_id: text, conditions: text, sort_by: text, sort_order: text, created_at: text, updated_at: text },
+  },
+  // Triggers and automations, the trigger worker's place in the log and what they ran
+  // (docs/api-behaviour.md, Triggers and automations).
+  {
+    table: 'triggers',
+    key: ['id'],
+    columns: {
+      id: text, organization_id: text, name: text, on_types: text, conditions: text, actions: text, active: integer, position: integer,
+      after_position: integer, created_at: timestamp, updated_at: timestamp,
+    },
+  },
+  { table: 'trigger_cursors', key: ['organization_id'], columns: { organization_id: text, position: integer, lease_owner: text, lease_expires_at: text } },
+  {
+    table: 'trigger_runs',
+    key: ['trigger_id', 'event_id'],
+    columns: { organization_id: text, trigger_id: text, event_id: text, ticket_id: text, outcome: text, error: text, created_at: timestamp },
+  },
+  {
+    table: 'automations',
+    key: ['id'],
+    columns: {
+      id: text, organization_id: text, name: text, conditions: text, actions: text, active: integer, next_run_at: text, lease_owner: text,
+      lease_expires_at: text, created_at: timestamp, updated_at: timestamp,
+    },
+  },
+  {
+    table: 'automation_runs',
+    key: ['automation_id', 'ticket_id'],
+    columns: { organization_id: text, automation_id: text, ticket_id: text, matched_since: text, created_at: timestamp },
   },
   {
     table: 'comments',
