@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.js';
 import type { Executor } from '../../shared/executor.js';
 import { withoutSecrets } from '../events/events.visibility.js';
+import { AUTOMATION_TABLES } from './transfer.automations.js';
 
 /**
  * What moves with an organization in `ticketing export` / `import`: every table that holds its
@@ -172,35 +173,7 @@ export const TRANSFER_TABLES: readonly TransferTable[] = [
     key: ['id'],
     columns: { id: text, organization_id: text, name: text, owner_user_id: text, conditions: text, sort_by: text, sort_order: text, created_at: text, updated_at: text },
   },
-  // Triggers and automations, the trigger worker's place in the log and what they ran
-  // (docs/api-behaviour.md, Triggers and automations).
-  {
-    table: 'triggers',
-    key: ['id'],
-    columns: {
-      id: text, organization_id: text, name: text, on_types: text, conditions: text, actions: text, active: integer, position: integer,
-      after_position: integer, created_at: timestamp, updated_at: timestamp,
-    },
-  },
-  { table: 'trigger_cursors', key: ['organization_id'], columns: { organization_id: text, position: integer, lease_owner: text, lease_expires_at: text } },
-  {
-    table: 'trigger_runs',
-    key: ['trigger_id', 'event_id'],
-    columns: { organization_id: text, trigger_id: text, event_id: text, ticket_id: text, outcome: text, error: text, created_at: timestamp },
-  },
-  {
-    table: 'automations',
-    key: ['id'],
-    columns: {
-      id: text, organization_id: text, name: text, conditions: text, actions: text, active: integer, next_run_at: text, lease_owner: text,
-      lease_expires_at: text, created_at: timestamp, updated_at: timestamp,
-    },
-  },
-  {
-    table: 'automation_runs',
-    key: ['automation_id', 'ticket_id'],
-    columns: { organization_id: text, automation_id: text, ticket_id: text, matched_since: text, created_at: timestamp },
-  },
+  ...AUTOMATION_TABLES,
   {
     table: 'comments',
     key: ['id'],
