@@ -52,7 +52,7 @@ describe(`kill -9 while triggers run (${TEST_STORE})`, () => {
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     expect(res.status, path).toBeLessThan(300);
-    return res.json() as Promise<unknown>;
+    return res.json();
   };
   const notesOf = async (address: string, id: string) => ((await call(address, 'GET', `/v1/tickets/${id}/comments?limit=100`)) as Array<{ body: string }>).map((c) => c.body).sort();
 

@@ -85,7 +85,7 @@ export async function checkRuleActions(db: Executor, organizationId: string, act
   actions.forEach((a, i) => {
     if (a.field === 'notify') return;
     if (a.field === 'assigned_user_id' && a.value === 'me') throw errors.invalidField(`body.actions[${i}].value`, '"me" has no meaning here: a trigger or automation runs without a user; name the user');
-    macro.push(a as Actions[number]);
+    macro.push(a);
     indexes.push(i);
   });
   let checked: Actions = [];

@@ -123,7 +123,7 @@ export async function updateTrigger(deps: RuleDeps, auth: AuthContext, id: strin
       if (body.active && Number(current.active) === 0) changes.after_position = await feedHead(trx, org);
     }
     await repo.updateTrigger(trx, org, id, changes);
-    return presentTrigger({ ...current, ...changes } as repo.TriggerRow);
+    return presentTrigger({ ...current, ...changes });
   });
 }
 
@@ -183,9 +183,9 @@ export async function updateAutomation(deps: RuleDeps, auth: AuthContext, id: st
     if (body.actions !== undefined) changes.actions = JSON.stringify(await checkRuleActions(trx, org, body.actions));
     if (body.active !== undefined) changes.active = body.active ? 1 : 0;
     // Changed conditions or actions are checked at the next sweep.
-    if (body.conditions !== undefined || body.actions !== undefined || body.active === true) changes.next_run_at = changes.updated_at as string;
+    if (body.conditions !== undefined || body.actions !== undefined || body.active === true) changes.next_run_at = changes.updated_at;
     await repo.updateAutomation(trx, org, id, changes);
-    return presentAutomation({ ...current, ...changes } as repo.AutomationRow);
+    return presentAutomation({ ...current, ...changes });
   });
 }
 
