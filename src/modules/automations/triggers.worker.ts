@@ -46,7 +46,8 @@ export interface TriggerWorker {
 const BATCH = 100;
 /** Longer than a batch takes: a live process never loses its organization in the middle of one. */
 const LEASE_MS = 15_000;
-const WAKE_GAP_MS = 20;
+/** After a commit, the wait before looking: a batch of a burst of creates is one look (claim, reads, release), not one per create. */
+const WAKE_GAP_MS = 100;
 const RULE_ACTOR_TYPES = new Set(['trigger', 'automation']);
 
 class LeaseLost extends Error {}
