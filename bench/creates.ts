@@ -13,6 +13,8 @@ import { startSearchIndexJob } from '../src/search/search-index.job.js';
 import { openStore } from '../src/db/store.js';
 import { createOrganization } from '../src/modules/organizations/organizations.service.js';
 import { createCommitStats, createsWrittenAlone } from '../src/modules/tickets/tickets.create-batch.js';
+import { createMessageIds } from '../src/modules/mail/mail.message-ids.js';
+import { startTriggerWorker } from '../src/modules/automations/triggers.worker.js';
 import { openBlobStore } from '../src/storage/open-blob-store.js';
 import type { ClientInput, ClientOutput } from './client.js';
 import { benchEnv, scratchDatabase, serveProcess } from './common.js';
@@ -22,11 +24,15 @@ import { benchEnv, scratchDatabase, serveProcess } from './common.js';
  * load as the creates section of `npm run bench` (12 connections, 5 s, bench/client.ts), on a fresh
  * store: SQLite, or a scratch database on the PostgreSQL server DATABASE_URL names (there also
  * through three `ticketing serve` processes). BENCH_CREATE_SECONDS changes the duration;
- * BENCH_CREATE_ROUNDS runs the load that many times and prints each.
+ * BENCH_CREATE_ROUNDS runs the load that many times and prints each. BENCH_CREATE_TRIGGERS=5 makes
+ * that many active triggers on ticket.created first and runs the trigger worker beside the requests,
+ * as `ticketing serve` does (BENCH_CREATE_TRIGGERS_MATCHING of them match every create and tag it).
  */
 const serverUrl = isPostgresUrl(process.env.DATABASE_URL) ? process.env.DATABASE_URL! : undefined;
 const seconds = Number(process.env.BENCH_CREATE_SECONDS ?? 5);
 const rounds = Number(process.env.BENCH_CREATE_ROUNDS ?? 1);
+const triggers = Number(process.env.BENCH_CREATE_TRIGGERS ?? 0);
+const matching = Number(process.env.BENCH_CREATE_TRIGGERS_MATCHING ?? 0);
 
 function runClient(input: ClientInput): Promise<ClientOutput> {
   return new Promise((resolve, reject) => {
@@ -48,6 +54,7 @@ async function main(): Promise<void> {
   const children: ChildProcess[] = [];
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   let searchIndexJob: { stop(): Promise<void> } | undefined;
+  let triggerWorker: { stop(): Promise<void> } | undefined;
   try {
     await migrateToLatest(store.db);
     const organizationId = await createOrganization(store.db, 'Bench organization');
@@ -57,6 +64,19 @@ async function main(): Promise<void> {
     // As `ticketing serve` does (server.ts): on PostgreSQL the search index's pending list is merged
     // by this job, not by the creates (its CPU counts in this process's and the backends').
     searchIndexJob = startSearchIndexJob({ store, log: app.log });
+    for (let i = 0; i < triggers; i++) {
+      const conditions = i < matching ? {} : { all: [{ field: 'priority', operator: 'is', value: 'urgent' }, { field: 'tags', operator: 'includes_any', value: [`rule-${i}`] }] };
+      const res = await fetch(`${baseUrl}/v1/triggers`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `Rule ${i}`, on: ['ticket.created', 'ticket.updated'], conditions, actions: [{ field: 'add_tags', value: [`rule-${i}`] }] }),
+      });
+      if (res.status !== 201) throw new Error(`trigger: ${res.status} ${await res.text()}`);
+    }
+    if (triggers > 0) {
+      triggerWorker = startTriggerWorker({ store, mailer: { messageIds: createMessageIds(config), publicUrl: config.publicUrl }, log: app.log });
+      process.stdout.write(`${triggers} active triggers (${matching} matching every create), the trigger worker running\n`);
+    }
     const creates: ClientInput['creates'] = [{ name: 'one process', baseUrls: [baseUrl] }];
     if (scratch && process.env.BENCH_CREATE_PROCESSES !== '1') {
       const processEnv = { ...env, LOG_LEVEL: 'warn' };
@@ -100,6 +120,7 @@ async function main(): Promise<void> {
     for (const child of children) child.kill('SIGTERM');
     await Promise.all(children.filter((child) => child.exitCode === null).map((child) => new Promise((resolve) => child.once('exit', resolve))));
     await searchIndexJob?.stop();
+    await triggerWorker?.stop();
     await app?.close();
     await store.close();
     await scratch?.drop();

@@ -598,6 +598,114 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/triggers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List triggers, oldest first
+         * @description Requires an API key with the scope `automations:read`.
+         */
+        get: operations["listTriggers"];
+        put?: never;
+        /**
+         * Create a trigger
+         * @description Runs once per matching event committed after it is made, after the commit; its own changes run no trigger. At most MAX_TRIGGERS_PER_ORG (default 100) per organization. See docs/api-behaviour.md, "Triggers and automations".
+         *
+         *     Requires an API key with the scope `automations:write`.
+         */
+        post: operations["createTrigger"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/triggers/{trigger_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a trigger
+         * @description Requires an API key with the scope `automations:read`.
+         */
+        get: operations["getTrigger"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a trigger
+         * @description Requires an API key with the scope `automations:delete`.
+         */
+        delete: operations["deleteTrigger"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a trigger (partial)
+         * @description Requires an API key with the scope `automations:write`.
+         */
+        patch: operations["updateTrigger"];
+        trace?: never;
+    };
+    "/v1/automations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List automations, oldest first
+         * @description Requires an API key with the scope `automations:read`.
+         */
+        get: operations["listAutomations"];
+        put?: never;
+        /**
+         * Create an automation
+         * @description Checked every AUTOMATIONS_INTERVAL_MS; a ticket gets its actions once each time its conditions become true. At most MAX_AUTOMATIONS_PER_ORG (default 100) per organization. See docs/api-behaviour.md, "Triggers and automations".
+         *
+         *     Requires an API key with the scope `automations:write`.
+         */
+        post: operations["createAutomation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/automations/{automation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an automation
+         * @description Requires an API key with the scope `automations:read`.
+         */
+        get: operations["getAutomation"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an automation
+         * @description Requires an API key with the scope `automations:delete`.
+         */
+        delete: operations["deleteAutomation"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an automation (partial)
+         * @description Requires an API key with the scope `automations:write`.
+         */
+        patch: operations["updateAutomation"];
+        trace?: never;
+    };
     "/v1/tickets/{ticket_id}/comments": {
         parameters: {
             query?: never;
@@ -1413,6 +1521,61 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        Automation: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            conditions: {
+                all: {
+                    /** @example status */
+                    field: string;
+                    /** @example in */
+                    operator: string;
+                    value: (string | number | boolean | null) | (string | number)[];
+                }[];
+                any: {
+                    /** @example status */
+                    field: string;
+                    /** @example in */
+                    operator: string;
+                    value: (string | number | boolean | null) | (string | number)[];
+                }[];
+            };
+            actions: ({
+                /**
+                 * @description One of status, priority, assigned_user_id, assigned_team_id, category, due_date, add_tags, remove_tags, comment, or custom_fields.<key>
+                 * @example status
+                 */
+                field: string;
+                /** @description The field's new value; its type depends on the field (docs/api-behaviour.md, "Macros and actions") */
+                value: string | number | boolean | null | string[] | {
+                    body: string;
+                    /**
+                     * @description An internal note: the customer never sees it
+                     * @default false
+                     */
+                    is_internal?: boolean;
+                };
+            } | {
+                /** @constant */
+                field: "notify";
+                value: {
+                    /**
+                     * @description "requester" (the ticket's customer), "assignee" (its assigned user) or an email address
+                     * @example assignee
+                     */
+                    to: string;
+                    /** @description Sent as "[TKT-n] <subject>" */
+                    subject: string;
+                    body: string;
+                };
+            })[];
+            active: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
         Comment: {
             /** Format: uuid */
             id: string;
@@ -1485,7 +1648,7 @@ export interface components {
              */
             role: "admin" | "readonly";
             /** @description resource:action scopes */
-            scopes?: ("tickets:read" | "tickets:write" | "tickets:delete" | "comments:read" | "comments:write" | "comments:delete" | "attachments:read" | "attachments:write" | "attachments:delete" | "customers:read" | "customers:write" | "customers:delete" | "teams:read" | "teams:write" | "teams:delete" | "users:read" | "users:write" | "users:delete" | "dashboard:read" | "events:read" | "webhooks:read" | "webhooks:write" | "webhooks:delete" | "fields:read" | "fields:write" | "fields:delete" | "mailboxes:read" | "mailboxes:write" | "mailboxes:delete" | "views:read" | "views:write" | "views:delete" | "macros:read" | "macros:write" | "macros:delete")[];
+            scopes?: ("tickets:read" | "tickets:write" | "tickets:delete" | "comments:read" | "comments:write" | "comments:delete" | "attachments:read" | "attachments:write" | "attachments:delete" | "customers:read" | "customers:write" | "customers:delete" | "teams:read" | "teams:write" | "teams:delete" | "users:read" | "users:write" | "users:delete" | "dashboard:read" | "events:read" | "webhooks:read" | "webhooks:write" | "webhooks:delete" | "fields:read" | "fields:write" | "fields:delete" | "mailboxes:read" | "mailboxes:write" | "mailboxes:delete" | "views:read" | "views:write" | "views:delete" | "macros:read" | "macros:write" | "macros:delete" | "automations:read" | "automations:write" | "automations:delete")[];
             /**
              * Format: uuid
              * @description The user (agent) the key is issued to; must be a user of the organization
@@ -1496,6 +1659,93 @@ export interface components {
              * @description Must be in the future; null never expires (admin keys only)
              */
             expires_at?: string | null;
+        };
+        /**
+         * @example {
+         *       "name": "Pending for 5 days: close with a note",
+         *       "conditions": {
+         *         "all": [
+         *           {
+         *             "field": "status",
+         *             "operator": "is",
+         *             "value": "pending"
+         *           },
+         *           {
+         *             "field": "hours_since_status_change",
+         *             "operator": "at_least",
+         *             "value": 120
+         *           }
+         *         ],
+         *         "any": []
+         *       },
+         *       "actions": [
+         *         {
+         *           "field": "status",
+         *           "value": "closed"
+         *         },
+         *         {
+         *           "field": "comment",
+         *           "value": {
+         *             "body": "Closed after 5 days without an answer.",
+         *             "is_internal": true
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
+        CreateAutomationRequest: {
+            name: string;
+            /** @description At most 20 conditions per list; fields and operators: docs/api-behaviour.md, "Views and conditions". */
+            conditions: {
+                /** @description Every one must hold. */
+                all?: {
+                    /** @example status */
+                    field: string;
+                    /** @example in */
+                    operator: string;
+                    value: (string | number | boolean | null) | (string | number)[];
+                }[];
+                /** @description At least one must hold (when not empty). */
+                any?: {
+                    /** @example status */
+                    field: string;
+                    /** @example in */
+                    operator: string;
+                    value: (string | number | boolean | null) | (string | number)[];
+                }[];
+            };
+            /** @description 1 to 50 actions: the macro actions (each field at most once) and notify (docs/api-behaviour.md, "Triggers and automations") */
+            actions: ({
+                /**
+                 * @description One of status, priority, assigned_user_id, assigned_team_id, category, due_date, add_tags, remove_tags, comment, or custom_fields.<key>
+                 * @example status
+                 */
+                field: string;
+                /** @description The field's new value; its type depends on the field (docs/api-behaviour.md, "Macros and actions") */
+                value: string | number | boolean | null | string[] | {
+                    body: string;
+                    /**
+                     * @description An internal note: the customer never sees it
+                     * @default false
+                     */
+                    is_internal?: boolean;
+                };
+            } | {
+                /** @constant */
+                field: "notify";
+                value: {
+                    /**
+                     * @description "requester" (the ticket's customer), "assignee" (its assigned user) or an email address
+                     * @example assignee
+                     */
+                    to: string;
+                    /** @description Sent as "[TKT-n] <subject>" */
+                    subject: string;
+                    body: string;
+                };
+            })[];
+            /** @description Inactive ones never run (default true) */
+            active?: boolean;
         };
         CreateBulkTicketJobRequest: {
             /** @description The tickets to change, at most 1,000 (a repeated id counts once); or give view_id */
@@ -1854,6 +2104,99 @@ export interface components {
             custom_fields?: {
                 [key: string]: (string | number | boolean | string[]) | null;
             };
+        };
+        /**
+         * @example {
+         *       "name": "Urgent tickets: tag and tell the assignee",
+         *       "on": [
+         *         "ticket.created",
+         *         "ticket.updated"
+         *       ],
+         *       "conditions": {
+         *         "all": [
+         *           {
+         *             "field": "priority",
+         *             "operator": "is",
+         *             "value": "urgent"
+         *           }
+         *         ],
+         *         "any": []
+         *       },
+         *       "actions": [
+         *         {
+         *           "field": "add_tags",
+         *           "value": [
+         *             "vip"
+         *           ]
+         *         },
+         *         {
+         *           "field": "notify",
+         *           "value": {
+         *             "to": "assignee",
+         *             "subject": "An urgent ticket",
+         *             "body": "Please look at it."
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
+        CreateTriggerRequest: {
+            name: string;
+            /** @description The event types that run it: ticket.created, ticket.updated, comment.created, comment.updated, attachment.created */
+            on: string[];
+            /** @description At most 20 conditions per list; fields and operators: docs/api-behaviour.md, "Views and conditions". */
+            conditions: {
+                /** @description Every one must hold. */
+                all?: {
+                    /** @example status */
+                    field: string;
+                    /** @example in */
+                    operator: string;
+                    value: (string | number | boolean | null) | (string | number)[];
+                }[];
+                /** @description At least one must hold (when not empty). */
+                any?: {
+                    /** @example status */
+                    field: string;
+                    /** @example in */
+                    operator: string;
+                    value: (string | number | boolean | null) | (string | number)[];
+                }[];
+            };
+            /** @description 1 to 50 actions: the macro actions (each field at most once) and notify (docs/api-behaviour.md, "Triggers and automations") */
+            actions: ({
+                /**
+                 * @description One of status, priority, assigned_user_id, assigned_team_id, category, due_date, add_tags, remove_tags, comment, or custom_fields.<key>
+                 * @example status
+                 */
+                field: string;
+                /** @description The field's new value; its type depends on the field (docs/api-behaviour.md, "Macros and actions") */
+                value: string | number | boolean | null | string[] | {
+                    body: string;
+                    /**
+                     * @description An internal note: the customer never sees it
+                     * @default false
+                     */
+                    is_internal?: boolean;
+                };
+            } | {
+                /** @constant */
+                field: "notify";
+                value: {
+                    /**
+                     * @description "requester" (the ticket's customer), "assignee" (its assigned user) or an email address
+                     * @example assignee
+                     */
+                    to: string;
+                    /** @description Sent as "[TKT-n] <subject>" */
+                    subject: string;
+                    body: string;
+                };
+            })[];
+            /** @description Inactive ones never run (default true) */
+            active?: boolean;
+            /** @description Triggers run in ascending position (ties: oldest first); default: after the last */
+            position?: number;
         };
         /**
          * @example {
@@ -2284,10 +2627,10 @@ export interface components {
         /** @description Who made the change */
         EventActor: {
             /**
-             * @description `api_key`: a request with an API key; `user`: a signed-in agent (a session of the console); `customer`: the customer through the portal; `system`: the command line or the service itself
+             * @description `api_key`: a request with an API key; `user`: a signed-in agent (a session of the console); `customer`: the customer through the portal; `system`: the command line or the service itself; `trigger`, `automation`: one of the organization's triggers or automations (docs/api-behaviour.md#triggers-and-automations)
              * @enum {string}
              */
-            type: "api_key" | "user" | "customer" | "system";
+            type: "api_key" | "user" | "customer" | "system" | "trigger" | "automation";
             /**
              * Format: uuid
              * @description The key that made the change (type api_key)
@@ -2303,6 +2646,16 @@ export interface components {
              * @description The customer who made the change through the portal (type customer)
              */
             customer_id: string | null;
+            /**
+             * Format: uuid
+             * @description The trigger that made the change (type trigger only)
+             */
+            trigger_id?: string;
+            /**
+             * Format: uuid
+             * @description The automation that made the change (type automation only)
+             */
+            automation_id?: string;
         };
         EventFeedPage: {
             /** @description In commit order, oldest first */
@@ -2791,6 +3144,63 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        Trigger: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            on: string[];
+            conditions: {
+                all: {
+                    /** @example status */
+                    field: string;
+                    /** @example in */
+                    operator: string;
+                    value: (string | number | boolean | null) | (string | number)[];
+                }[];
+                any: {
+                    /** @example status */
+                    field: string;
+                    /** @example in */
+                    operator: string;
+                    value: (string | number | boolean | null) | (string | number)[];
+                }[];
+            };
+            actions: ({
+                /**
+                 * @description One of status, priority, assigned_user_id, assigned_team_id, category, due_date, add_tags, remove_tags, comment, or custom_fields.<key>
+                 * @example status
+                 */
+                field: string;
+                /** @description The field's new value; its type depends on the field (docs/api-behaviour.md, "Macros and actions") */
+                value: string | number | boolean | null | string[] | {
+                    body: string;
+                    /**
+                     * @description An internal note: the customer never sees it
+                     * @default false
+                     */
+                    is_internal?: boolean;
+                };
+            } | {
+                /** @constant */
+                field: "notify";
+                value: {
+                    /**
+                     * @description "requester" (the ticket's customer), "assignee" (its assigned user) or an email address
+                     * @example assignee
+                     */
+                    to: string;
+                    /** @description Sent as "[TKT-n] <subject>" */
+                    subject: string;
+                    body: string;
+                };
+            })[];
+            active: boolean;
+            position: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
         /**
          * @example {
          *       "name": "Reporting dashboard (finance)"
@@ -2800,7 +3210,7 @@ export interface components {
             /** @description A label for people; grants nothing */
             name?: string;
             /** @description resource:action scopes */
-            scopes?: ("tickets:read" | "tickets:write" | "tickets:delete" | "comments:read" | "comments:write" | "comments:delete" | "attachments:read" | "attachments:write" | "attachments:delete" | "customers:read" | "customers:write" | "customers:delete" | "teams:read" | "teams:write" | "teams:delete" | "users:read" | "users:write" | "users:delete" | "dashboard:read" | "events:read" | "webhooks:read" | "webhooks:write" | "webhooks:delete" | "fields:read" | "fields:write" | "fields:delete" | "mailboxes:read" | "mailboxes:write" | "mailboxes:delete" | "views:read" | "views:write" | "views:delete" | "macros:read" | "macros:write" | "macros:delete")[];
+            scopes?: ("tickets:read" | "tickets:write" | "tickets:delete" | "comments:read" | "comments:write" | "comments:delete" | "attachments:read" | "attachments:write" | "attachments:delete" | "customers:read" | "customers:write" | "customers:delete" | "teams:read" | "teams:write" | "teams:delete" | "users:read" | "users:write" | "users:delete" | "dashboard:read" | "events:read" | "webhooks:read" | "webhooks:write" | "webhooks:delete" | "fields:read" | "fields:write" | "fields:delete" | "mailboxes:read" | "mailboxes:write" | "mailboxes:delete" | "views:read" | "views:write" | "views:delete" | "macros:read" | "macros:write" | "macros:delete" | "automations:read" | "automations:write" | "automations:delete")[];
             /**
              * Format: uuid
              * @description The user (agent) the key is issued to; must be a user of the organization
@@ -2811,6 +3221,65 @@ export interface components {
              * @description Must be in the future; null never expires (admin keys only)
              */
             expires_at?: string | null;
+        };
+        /**
+         * @example {
+         *       "active": false
+         *     }
+         */
+        UpdateAutomationRequest: {
+            name?: string;
+            /** @description At most 20 conditions per list; fields and operators: docs/api-behaviour.md, "Views and conditions". */
+            conditions?: {
+                /** @description Every one must hold. */
+                all?: {
+                    /** @example status */
+                    field: string;
+                    /** @example in */
+                    operator: string;
+                    value: (string | number | boolean | null) | (string | number)[];
+                }[];
+                /** @description At least one must hold (when not empty). */
+                any?: {
+                    /** @example status */
+                    field: string;
+                    /** @example in */
+                    operator: string;
+                    value: (string | number | boolean | null) | (string | number)[];
+                }[];
+            };
+            /** @description 1 to 50 actions: the macro actions (each field at most once) and notify (docs/api-behaviour.md, "Triggers and automations") */
+            actions?: ({
+                /**
+                 * @description One of status, priority, assigned_user_id, assigned_team_id, category, due_date, add_tags, remove_tags, comment, or custom_fields.<key>
+                 * @example status
+                 */
+                field: string;
+                /** @description The field's new value; its type depends on the field (docs/api-behaviour.md, "Macros and actions") */
+                value: string | number | boolean | null | string[] | {
+                    body: string;
+                    /**
+                     * @description An internal note: the customer never sees it
+                     * @default false
+                     */
+                    is_internal?: boolean;
+                };
+            } | {
+                /** @constant */
+                field: "notify";
+                value: {
+                    /**
+                     * @description "requester" (the ticket's customer), "assignee" (its assigned user) or an email address
+                     * @example assignee
+                     */
+                    to: string;
+                    /** @description Sent as "[TKT-n] <subject>" */
+                    subject: string;
+                    body: string;
+                };
+            })[];
+            /** @description Inactive ones never run (default true) */
+            active?: boolean;
         };
         /**
          * @example {
@@ -3039,6 +3508,69 @@ export interface components {
             custom_fields?: {
                 [key: string]: (string | number | boolean | string[]) | null;
             };
+        };
+        /**
+         * @example {
+         *       "active": false
+         *     }
+         */
+        UpdateTriggerRequest: {
+            name?: string;
+            /** @description The event types that run it: ticket.created, ticket.updated, comment.created, comment.updated, attachment.created */
+            on?: string[];
+            /** @description At most 20 conditions per list; fields and operators: docs/api-behaviour.md, "Views and conditions". */
+            conditions?: {
+                /** @description Every one must hold. */
+                all?: {
+                    /** @example status */
+                    field: string;
+                    /** @example in */
+                    operator: string;
+                    value: (string | number | boolean | null) | (string | number)[];
+                }[];
+                /** @description At least one must hold (when not empty). */
+                any?: {
+                    /** @example status */
+                    field: string;
+                    /** @example in */
+                    operator: string;
+                    value: (string | number | boolean | null) | (string | number)[];
+                }[];
+            };
+            /** @description 1 to 50 actions: the macro actions (each field at most once) and notify (docs/api-behaviour.md, "Triggers and automations") */
+            actions?: ({
+                /**
+                 * @description One of status, priority, assigned_user_id, assigned_team_id, category, due_date, add_tags, remove_tags, comment, or custom_fields.<key>
+                 * @example status
+                 */
+                field: string;
+                /** @description The field's new value; its type depends on the field (docs/api-behaviour.md, "Macros and actions") */
+                value: string | number | boolean | null | string[] | {
+                    body: string;
+                    /**
+                     * @description An internal note: the customer never sees it
+                     * @default false
+                     */
+                    is_internal?: boolean;
+                };
+            } | {
+                /** @constant */
+                field: "notify";
+                value: {
+                    /**
+                     * @description "requester" (the ticket's customer), "assignee" (its assigned user) or an email address
+                     * @example assignee
+                     */
+                    to: string;
+                    /** @description Sent as "[TKT-n] <subject>" */
+                    subject: string;
+                    body: string;
+                };
+            })[];
+            /** @description Inactive ones never run (default true) */
+            active?: boolean;
+            /** @description Triggers run in ascending position (ties: oldest first); default: after the last */
+            position?: number;
         };
         /**
          * @example {
@@ -5867,6 +6399,520 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             414: components["responses"]["UriTooLong"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    listTriggers: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 500 */
+                limit?: number;
+                /** @description Records to skip (same as skip), 0 to 100,000; to reach further, narrow the list with filters */
+                offset?: number;
+                /** @description Records to skip (same as offset), 0 to 100,000; to reach further, narrow the list with filters */
+                skip?: number;
+                /** @description Keyset paging: the opaque cursor from the `Link: <...>; rel="next"` header of the previous page; the page starts right after that page's last item, so items added or removed meanwhile are neither skipped nor repeated. Not with offset/skip. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The next page of the list (`<...>; rel="next"`, its `cursor` filled in), sent when this page is full */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Trigger"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    createTrigger: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer without doing the work again; with another body it is 422; while the first is still running, 409. 1 to 255 visible ASCII characters, e.g. a fresh UUID per operation; a quoted string ("...") names the same key as without quotes. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Urgent tickets: tag and tell the assignee",
+                 *       "on": [
+                 *         "ticket.created",
+                 *         "ticket.updated"
+                 *       ],
+                 *       "conditions": {
+                 *         "all": [
+                 *           {
+                 *             "field": "priority",
+                 *             "operator": "is",
+                 *             "value": "urgent"
+                 *           }
+                 *         ],
+                 *         "any": []
+                 *       },
+                 *       "actions": [
+                 *         {
+                 *           "field": "add_tags",
+                 *           "value": [
+                 *             "vip"
+                 *           ]
+                 *         },
+                 *         {
+                 *           "field": "notify",
+                 *           "value": {
+                 *             "to": "assignee",
+                 *             "subject": "An urgent ticket",
+                 *             "body": "Please look at it."
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateTriggerRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this answer is the stored answer of an earlier request with the same Idempotency-Key (a secret it held shown once is null) */
+                    "Idempotent-Replayed"?: "true";
+                    Location: components["headers"]["CreatedLocation"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Trigger"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    getTrigger: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the copy the client holds: 304 Not Modified (no body) while it is still current */
+                "if-none-match"?: string;
+            };
+            path: {
+                trigger_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The version of this representation: send it back in If-None-Match (GET) or If-Match (PATCH, DELETE) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Trigger"];
+                };
+            };
+            /** @description Not Modified: the copy named in If-None-Match is current (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    deleteTrigger: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                trigger_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    updateTrigger: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                trigger_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "active": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateTriggerRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The version of this representation: send it back in If-None-Match (GET) or If-Match (PATCH, DELETE) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Trigger"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    listAutomations: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 500 */
+                limit?: number;
+                /** @description Records to skip (same as skip), 0 to 100,000; to reach further, narrow the list with filters */
+                offset?: number;
+                /** @description Records to skip (same as offset), 0 to 100,000; to reach further, narrow the list with filters */
+                skip?: number;
+                /** @description Keyset paging: the opaque cursor from the `Link: <...>; rel="next"` header of the previous page; the page starts right after that page's last item, so items added or removed meanwhile are neither skipped nor repeated. Not with offset/skip. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The next page of the list (`<...>; rel="next"`, its `cursor` filled in), sent when this page is full */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Automation"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    createAutomation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer without doing the work again; with another body it is 422; while the first is still running, 409. 1 to 255 visible ASCII characters, e.g. a fresh UUID per operation; a quoted string ("...") names the same key as without quotes. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Pending for 5 days: close with a note",
+                 *       "conditions": {
+                 *         "all": [
+                 *           {
+                 *             "field": "status",
+                 *             "operator": "is",
+                 *             "value": "pending"
+                 *           },
+                 *           {
+                 *             "field": "hours_since_status_change",
+                 *             "operator": "at_least",
+                 *             "value": 120
+                 *           }
+                 *         ],
+                 *         "any": []
+                 *       },
+                 *       "actions": [
+                 *         {
+                 *           "field": "status",
+                 *           "value": "closed"
+                 *         },
+                 *         {
+                 *           "field": "comment",
+                 *           "value": {
+                 *             "body": "Closed after 5 days without an answer.",
+                 *             "is_internal": true
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateAutomationRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this answer is the stored answer of an earlier request with the same Idempotency-Key (a secret it held shown once is null) */
+                    "Idempotent-Replayed"?: "true";
+                    Location: components["headers"]["CreatedLocation"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Automation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    getAutomation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the copy the client holds: 304 Not Modified (no body) while it is still current */
+                "if-none-match"?: string;
+            };
+            path: {
+                automation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The version of this representation: send it back in If-None-Match (GET) or If-Match (PATCH, DELETE) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Automation"];
+                };
+            };
+            /** @description Not Modified: the copy named in If-None-Match is current (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    deleteAutomation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                automation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    updateAutomation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                automation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "active": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateAutomationRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The version of this representation: send it back in If-None-Match (GET) or If-Match (PATCH, DELETE) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Automation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];

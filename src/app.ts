@@ -34,6 +34,7 @@ import { tagsRoutes } from './modules/tags/tags.routes.js';
 import { ticketFieldsRoutes } from './modules/ticket-fields/ticket-fields.routes.js';
 import { viewsRoutes } from './modules/views/views.routes.js';
 import { macrosRoutes } from './modules/macros/macros.routes.js';
+import { automationsRoutes } from './modules/automations/automations.routes.js';
 import { handlePageError, isPortalPageUrl } from './modules/portal/portal.pages.js';
 import { portalRoutes } from './modules/portal/portal.routes.js';
 import { ticketsRoutes } from './modules/tickets/tickets.routes.js';
@@ -109,6 +110,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(ticketFieldsRoutes, deps);
   await app.register(viewsRoutes, deps);
   await app.register(jobsRoutes, deps);
+
+  await app.register(automationsRoutes, deps);
   // Mail about tickets is signed with one key per installation; public agent comments are mailed.
   const mailer = { messageIds: createMessageIds(deps.config), publicUrl: deps.config.publicUrl };
   await app.register(commentsRoutes, { ...deps, mailer });

@@ -69,6 +69,10 @@ const EnvSchema = Type.Object({
   MAX_VIEWS_PER_ORG: Type.Integer({ minimum: 1, maximum: 100_000, default: 200 }),
   MAX_MACROS_PER_ORG: Type.Integer({ minimum: 1, maximum: 100_000, default: 500 }),
   VIEWS_COUNTS_MAX_AGE_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 30_000 }),
+  MAX_TRIGGERS_PER_ORG: Type.Integer({ minimum: 1, maximum: 100_000, default: 100 }),
+  MAX_AUTOMATIONS_PER_ORG: Type.Integer({ minimum: 1, maximum: 100_000, default: 100 }),
+  // Automations (docs/api-behaviour.md#triggers-and-automations): how often they are checked.
+  AUTOMATIONS_INTERVAL_MS: Type.Integer({ minimum: 1_000, maximum: 86_400_000, default: 60_000 }),
   API_KEYS_RETENTION_DAYS: Type.Integer({ minimum: 0, maximum: 36_500, default: 30 }),
   // The email channel (docs/operations.md#email).
   MAIL_ALLOW_PRIVATE: Type.Boolean({ default: false }),
@@ -177,9 +181,13 @@ export interface Config {
     /** Saved views, shared and personal. */
     views: number;
     macros: number;
+    triggers: number;
+    automations: number;
   };
   /** How old `GET /v1/views/counts` may answer from each process's memory; 0: counted on every request. */
   viewsCountsMaxAgeMs: number;
+  /** How often automations are checked (automations.job.ts). */
+  automationsIntervalMs: number;
   /** Revoked keys are deleted this many days after revocation, expired ones this long after expiry; 0 keeps them. */
   apiKeysRetentionDays: number;
   /** Time budget of a search, searches at once (SQLite worker threads, PostgreSQL connections), and per organization. */
@@ -443,7 +451,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobs: { pollIntervalMs: e.JOBS_POLL_INTERVAL_MS, leaseMs: e.JOBS_LEASE_MS },
     corsOrigins: parseCorsOrigins(e.CORS_ORIGINS),
     live: { streamsPerPrincipal: e.LIVE_STREAMS_PER_PRINCIPAL, streamsPerOrg: e.LIVE_STREAMS_PER_ORG, pollIntervalMs: e.LIVE_POLL_INTERVAL_MS, heartbeatMs: e.LIVE_HEARTBEAT_MS, presenceTtlMs: e.LIVE_PRESENCE_TTL_MS },
-    caps: { apiKeys: e.MAX_API_KEYS_PER_ORG, webhooks: e.MAX_WEBHOOKS_PER_ORG, views: e.MAX_VIEWS_PER_ORG, macros: e.MAX_MACROS_PER_ORG },
+    caps: { apiKeys: e.MAX_API_KEYS_PER_ORG, webhooks: e.MAX_WEBHOOKS_PER_ORG, views: e.MAX_VIEWS_PER_ORG, macros: e.MAX_MACROS_PER_ORG, triggers: e.MAX_TRIGGERS_PER_ORG, automations: e.MAX_AUTOMATIONS_PER_ORG },
+    automationsIntervalMs: e.AUTOMATIONS_INTERVAL_MS,
     viewsCountsMaxAgeMs: e.VIEWS_COUNTS_MAX_AGE_MS,
     apiKeysRetentionDays: e.API_KEYS_RETENTION_DAYS,
     search: {

@@ -16,6 +16,8 @@ import { startAttachmentRecovery } from './modules/mail/mail.attachments.recover
 import { startSmtpListener } from './modules/mail/mail.smtp-listener.js';
 import { startImapWorker } from './modules/mail/mail.imap.worker.js';
 import { startBulkWorker } from './modules/jobs/jobs.worker.js';
+import { startTriggerWorker } from './modules/automations/triggers.worker.js';
+import { startAutomationsJob } from './modules/automations/automations.job.js';
 import { openBlobStore, sweepBlobStore, sweepWhileServing } from './storage/open-blob-store.js';
 
 /** Where the server writes what a human must see: the one-time admin key goes to `stdout`. */
@@ -103,6 +105,8 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     jobs.push(startImapWorker({ store, blobs, config, mailer, log: app.log }), startBulkWorker({ store, config, mailer, log: app.log }));
     // Mail whose attachments a crash left unkept (the intake marks them until they are all kept).
     jobs.push(startAttachmentRecovery({ store, blobs, config, log: app.log }));
+    // Triggers follow the event log after each commit; automations are swept every AUTOMATIONS_INTERVAL_MS.
+    jobs.push(startTriggerWorker({ store, mailer, log: app.log }), startAutomationsJob({ store, mailer, config, log: app.log }));
     if (config.mail.smtpListener) {
       const listener = await startSmtpListener({ store, blobs, config, mailer, log: app.log }, config.mail.smtpListener);
       jobs.push(listener);

@@ -77,6 +77,11 @@ function validBody(op: Operation): { payload?: string | Buffer; contentType?: st
     'POST /v1/macros': { name: 'M', actions: [{ field: 'priority', value: 'low' }] },
     'PATCH /v1/macros/{macro_id}': { name: 'M' },
     'POST /v1/tickets/bulk': { ids: [seeded.ticketId], actions: [{ field: 'priority', value: 'low' }] },
+
+    'POST /v1/triggers': { name: 'T', on: ['ticket.created'], conditions: {}, actions: [{ field: 'priority', value: 'low' }] },
+    'PATCH /v1/triggers/{trigger_id}': { name: 'T' },
+    'POST /v1/automations': { name: 'A', conditions: {}, actions: [{ field: 'priority', value: 'low' }] },
+    'PATCH /v1/automations/{automation_id}': { name: 'A' },
   };
   if (label(op) === 'POST /v1/tickets/{ticket_id}/attachments') {
     const { payload, contentType } = multipartBody([{ name: 'file', filename: 'a.txt', type: 'text/plain', data: 'x' }]);

@@ -44,6 +44,8 @@ describe('Location on 201', () => {
     await expectLocation(await post('/v1/ticket-fields', { key: 'location', label: 'Location', type: 'text' }), '/v1/ticket-fields');
     await expectLocation(await post('/v1/views', { name: 'Location', shared: true, conditions: {} }), '/v1/views');
     await expectLocation(await post('/v1/macros', { name: 'Location', actions: [{ field: 'priority', value: 'low' }] }), '/v1/macros');
+    await expectLocation(await post('/v1/triggers', { name: 'Location', on: ['ticket.created'], conditions: {}, actions: [{ field: 'priority', value: 'low' }] }), '/v1/triggers');
+    await expectLocation(await post('/v1/automations', { name: 'Location', conditions: {}, actions: [{ field: 'priority', value: 'low' }] }), '/v1/automations');
     await expectLocation(await post('/v1/mailboxes', { address: 'location@example.com', name: 'Location' }), '/v1/mailboxes');
     await expectLocation(await post(`/v1/tickets/${ticketId}/comments`, { body: 'Here' }), `/v1/tickets/${ticketId}/comments`);
     await expectLocation(await upload(t, ticketId, 'where.txt', 'text/plain', 'here'), `/v1/tickets/${ticketId}/attachments`);
@@ -83,6 +85,7 @@ describe('Location on 201', () => {
       .sort();
     expect(declared).toEqual([
       '/v1/api-keys',
+      '/v1/automations',
       '/v1/customers',
       '/v1/macros',
       '/v1/mailboxes',
@@ -91,6 +94,7 @@ describe('Location on 201', () => {
       '/v1/tickets',
       '/v1/tickets/{ticket_id}/attachments',
       '/v1/tickets/{ticket_id}/comments',
+      '/v1/triggers',
       '/v1/users',
       '/v1/views',
       '/v1/webhooks',

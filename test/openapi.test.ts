@@ -484,6 +484,9 @@ describe('what client generators need', () => {
     const mailbox = await send('POST /v1/mailboxes', {});
     const view = await send('POST /v1/views', {});
     const macro = await send('POST /v1/macros', {});
+
+    const trigger = await send('POST /v1/triggers', {});
+    const automation = await send('POST /v1/automations', {});
     const comment = await send('POST /v1/tickets/{ticket_id}/comments', { ticket_id: ticket.id });
     const token = await t.request({ method: 'POST', url: `/v1/tickets/${ticket.id}/tracking-token` });
     const ids = {
@@ -497,6 +500,9 @@ describe('what client generators need', () => {
       mailbox_id: mailbox.id,
       view_id: view.id,
       macro_id: macro.id,
+
+      trigger_id: trigger.id,
+      automation_id: automation.id,
       comment_id: comment.id,
       tracking_token: token.json<{ tracking_token: string }>().tracking_token,
     };

@@ -133,6 +133,20 @@ describe('the typed SDK drives every operation of a live server', () => {
     const { job_id } = ok(await api.POST('/v1/tickets/bulk', { body: { ids: [ticket.id], actions: [{ field: 'category', value: 'bulk' }] } }));
     const job = ok(await api.GET('/v1/jobs/{job_id}', { params: { path: { job_id } } }));
     expect([job.status, job.total, job.results]).toEqual(['queued', 1, [{ ticket_id: ticket.id, status: 'pending' }]]);
+
+    // Triggers and automations: the action list with notify, typed; the hours_since_* conditions.
+    const trigger = ok(await api.POST('/v1/triggers', { body: { name: 'Urgent', on: ['ticket.created'], conditions: { all: [{ field: 'priority', operator: 'is', value: 'urgent' }] }, actions: [{ field: 'add_tags', value: ['hot'] }] } }));
+    const triggerPath = { trigger_id: trigger.id };
+    expect(ok(await api.PATCH('/v1/triggers/{trigger_id}', { params: { path: triggerPath }, body: { active: false } })).active).toBe(false);
+    expect(ok(await api.GET('/v1/triggers')).map((r) => r.id)).toEqual([trigger.id]);
+    expect(ok(await api.GET('/v1/triggers/{trigger_id}', { params: { path: triggerPath } })).on).toEqual(['ticket.created']);
+    expect((await api.DELETE('/v1/triggers/{trigger_id}', { params: { path: triggerPath } })).response.status).toBe(204);
+    const automation = ok(await api.POST('/v1/automations', { body: { name: 'Stale', conditions: { all: [{ field: 'hours_since_updated', operator: 'at_least', value: 48 }] }, actions: [{ field: 'add_tags', value: ['stale'] }] } }));
+    const automationPath = { automation_id: automation.id };
+    expect(ok(await api.GET('/v1/automations/{automation_id}', { params: { path: automationPath } })).conditions.all[0]?.value).toBe(48);
+    expect(ok(await api.PATCH('/v1/automations/{automation_id}', { params: { path: automationPath }, body: { name: 'Stale for 2 days' } })).name).toBe('Stale for 2 days');
+    expect(ok(await api.GET('/v1/automations')).map((r) => r.id)).toEqual([automation.id]);
+    expect((await api.DELETE('/v1/automations/{automation_id}', { params: { path: { automation_id: automation.id } } })).response.status).toBe(204);
     const token = ok(await api.POST('/v1/tickets/{ticket_id}/tracking-token', { params: { path } })).tracking_token;
     // Null only for keys without tickets:write, and in replays: this key holds it, and it is no replay.
     if (token === null) throw new Error('the rotation answered without the token');

@@ -3,7 +3,8 @@ export const RESOURCES = ['tickets', 'comments', 'attachments', 'customers', 'te
 /**
  * Every scope: each resource's read, write and delete and the dashboard's read, in a stable order;
  * then the event and webhook scopes (the change feed has only a read scope; webhooks are managed
- * like a resource), then the custom ticket field definitions', the email channel's mailboxes, saved views and macros.
+ * like a resource), then the custom ticket field definitions', the email channel's mailboxes, saved views, macros,
+ * and triggers and automations (one set of scopes for both; agents hold none of them).
  */
 export const ALL_SCOPES = [
   ...RESOURCES.flatMap((r) => [`${r}:read`, `${r}:write`, `${r}:delete`] as const),
@@ -24,6 +25,9 @@ export const ALL_SCOPES = [
   'macros:read',
   'macros:write',
   'macros:delete',
+  'automations:read',
+  'automations:write',
+  'automations:delete',
 ] as const;
 
 export type Scope = (typeof ALL_SCOPES)[number];

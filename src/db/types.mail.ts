@@ -55,7 +55,8 @@ export interface MailOutboxTable {
   mailbox_id: string | null;
   ticket_id: string;
   comment_id: string | null;
-  kind: 'acknowledgement' | 'reply' | 'notice';
+  /** `notification`: a trigger's or automation's notify (migration 0035 needs no change: the column is text). */
+  kind: 'acknowledgement' | 'reply' | 'notice' | 'notification';
   to_address: string;
   from_address: string;
   from_name: string;

@@ -4,6 +4,8 @@ import type { MailboxesTable, MailMessagesTable, MailOutboxTable } from './types
 import type { MacrosTable, TicketFieldsTable, TicketFieldValuesTable, ViewsTable } from './types.workflow.js';
 import type { JobItemsTable, JobsTable } from './types.jobs.js';
 
+import type { AutomationRunsTable, AutomationsTable, TriggerCursorsTable, TriggerRunsTable, TriggersTable } from './types.automations.js';
+
 /**
  * Table types (their column conventions: column-types.ts); the email channel's are in
  * types.mail.ts, custom fields' and views' in types.workflow.ts.
@@ -12,6 +14,8 @@ import type { JobItemsTable, JobsTable } from './types.jobs.js';
 export type { MailboxesTable, MailMessagesTable, MailOutboxTable } from './types.mail.js';
 export type { MacrosTable, TicketFieldsTable, TicketFieldValuesTable, ViewsTable } from './types.workflow.js';
 export type { JobItemsTable, JobsTable } from './types.jobs.js';
+
+export type { AutomationRunsTable, AutomationsTable, TriggerCursorsTable, TriggerRunsTable, TriggersTable } from './types.automations.js';
 
 export interface OrganizationsTable {
   id: string;
@@ -141,6 +145,8 @@ export interface TicketsTable {
   channel: ColumnType<Channel, Channel | undefined, Channel>;
   /** JSON: the `email` block of a ticket opened by mail (migration 0026_add_email_channel). */
   email: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The last status change (null: none since creation), kept by a database trigger (migration 0035). */
+  status_changed_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** One tag of one ticket (docs/api-behaviour.md, Tags). */
@@ -217,7 +223,7 @@ export interface EventsTable {
   position: ColumnType<number | null, number | null, number>;
   type: string;
   occurred_at: Timestamp;
-  actor_type: 'api_key' | 'user' | 'customer' | 'system';
+  actor_type: 'api_key' | 'user' | 'customer' | 'system' | 'trigger' | 'automation';
   actor_id: string | null;
   actor_user_id: string | null;
   resource_type: string;
@@ -352,6 +358,12 @@ export interface Database {
   dashboard_totals: DashboardTotalsTable;
   jobs: JobsTable;
   job_items: JobItemsTable;
+
+  triggers: TriggersTable;
+  trigger_cursors: TriggerCursorsTable;
+  trigger_runs: TriggerRunsTable;
+  automations: AutomationsTable;
+  automation_runs: AutomationRunsTable;
 }
 
 export type TicketRow = Selectable<TicketsTable>;

@@ -23,6 +23,8 @@ export interface Seeded {
   macroId: string;
   /** A bulk job (of the ticket). */
   jobId: string;
+  triggerId: string;
+  automationId: string;
   /** A path of a signed download of the attachment (`/storage/...?expires=...&signature=...`). */
   signedPath: string;
 }
@@ -88,12 +90,20 @@ export async function seedRecords(t: TestApp): Promise<Seeded> {
   const macros = await t.request({ method: 'GET', url: '/v1/macros?limit=1' });
   expect(macros.statusCode, macros.body).toBe(200);
   const macroId = macros.json<{ id: string }[]>()[0]?.id ?? (await created(t, '/v1/macros', { name: 'Seeded', actions: [{ field: 'priority', value: 'high' }] }));
+  // Triggers and automations are capped per organization too (MAX_TRIGGERS_PER_ORG, MAX_AUTOMATIONS_PER_ORG): reuse the first.
+  const lowPriority = { conditions: {}, actions: [{ field: 'priority', value: 'low' }] };
+  const triggers = await t.request({ method: 'GET', url: '/v1/triggers?limit=1' });
+  expect(triggers.statusCode, triggers.body).toBe(200);
+  const triggerId = triggers.json<{ id: string }[]>()[0]?.id ?? (await created(t, '/v1/triggers', { name: 'Seeded', on: ['ticket.created'], active: false, ...lowPriority }));
+  const automations = await t.request({ method: 'GET', url: '/v1/automations?limit=1' });
+  expect(automations.statusCode, automations.body).toBe(200);
+  const automationId = automations.json<{ id: string }[]>()[0]?.id ?? (await created(t, '/v1/automations', { name: 'Seeded', active: false, ...lowPriority }));
   const download = await t.request({ method: 'GET', url: `/v1/tickets/${ticketId}/attachments/${attachmentId}/download` });
   const signed = new URL(download.json<{ signed_url: string }>().signed_url);
   const job = await t.request({ method: 'POST', url: '/v1/tickets/bulk', body: { ids: [ticketId], actions: [{ field: 'priority', value: 'high' }] } });
   expect(job.statusCode, job.body).toBe(202);
   const jobId = job.json<{ job_id: string }>().job_id;
-  return { ticketId, trackingToken, customerId, commentId, attachmentId, teamId, userId, memberId, keyId, webhookId, fieldId, mailboxId, viewId, macroId, jobId, signedPath: `${signed.pathname}${signed.search}` };
+  return { ticketId, trackingToken, customerId, commentId, attachmentId, teamId, userId, memberId, keyId, webhookId, fieldId, mailboxId, viewId, macroId, jobId, triggerId, automationId, signedPath: `${signed.pathname}${signed.search}` };
 }
 
 /** The values path parameters take for the seeded records, by parameter name. */
@@ -113,6 +123,8 @@ export function pathValues(seeded: Seeded): Record<string, string> {
     view_id: seeded.viewId,
     macro_id: seeded.macroId,
     job_id: seeded.jobId,
+    trigger_id: seeded.triggerId,
+    automation_id: seeded.automationId,
     // No delivery is made without a worker and a receiver; routes that take one check their query
     // and the webhook before the delivery, so an id that names none serves them.
     delivery_id: '00000000-0000-4000-8000-000000000000',

@@ -34,7 +34,10 @@ export type Actor =
   | { type: 'api_key'; apiKeyId: string; userId: string | null }
   | { type: 'user'; userId: string }
   | { type: 'customer'; customerId: string }
-  | { type: 'system' };
+  | { type: 'system' }
+  /** A trigger's or an automation's changes: the trigger worker never runs triggers on them. */
+  | { type: 'trigger'; triggerId: string }
+  | { type: 'automation'; automationId: string };
 
 /** The command line and the service's own background work. */
 export const SYSTEM_ACTOR: Actor = { type: 'system' };
@@ -79,11 +82,28 @@ export function changesBetween(before: object, after: object, ignore: readonly s
   return Object.keys(changes).length > 0 ? changes : null;
 }
 
+function actorIdOf(actor: Actor): string | null {
+  switch (actor.type) {
+    case 'api_key':
+      return actor.apiKeyId;
+    case 'customer':
+      return actor.customerId;
+    case 'user':
+      return actor.userId;
+    case 'trigger':
+      return actor.triggerId;
+    case 'automation':
+      return actor.automationId;
+    default:
+      return null;
+  }
+}
+
 function stampOf(organizationId: string, actor: Actor, occurredAt: string): EventStamp {
   return {
     organizationId,
     actorType: actor.type,
-    actorId: actor.type === 'api_key' ? actor.apiKeyId : actor.type === 'customer' ? actor.customerId : actor.type === 'user' ? actor.userId : null,
+    actorId: actorIdOf(actor),
     actorUserId: actor.type === 'api_key' || actor.type === 'user' ? actor.userId : null,
     occurredAt,
   };

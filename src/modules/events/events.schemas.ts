@@ -37,18 +37,20 @@ export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
 export const isEventType = (value: string): value is EventType => (EVENT_TYPES as readonly string[]).includes(value);
 
-export const ACTOR_TYPES = ['api_key', 'user', 'customer', 'system'] as const;
+export const ACTOR_TYPES = ['api_key', 'user', 'customer', 'system', 'trigger', 'automation'] as const;
 
 export const EventActor = named(
   'EventActor',
   Type.Object(
     {
       type: StringEnum(ACTOR_TYPES, {
-        description: '`api_key`: a request with an API key; `user`: a signed-in agent (a session of the console); `customer`: the customer through the portal; `system`: the command line or the service itself',
+        description: '`api_key`: a request with an API key; `user`: a signed-in agent (a session of the console); `customer`: the customer through the portal; `system`: the command line or the service itself; `trigger`, `automation`: one of the organization\'s triggers or automations (docs/api-behaviour.md#triggers-and-automations)',
       }),
       api_key_id: Nullable(Uuid({ description: 'The key that made the change (type api_key)' })),
       user_id: Nullable(Uuid({ description: "The key's holder, when it has one (type api_key), or the signed-in user (type user)" })),
       customer_id: Nullable(Uuid({ description: 'The customer who made the change through the portal (type customer)' })),
+      trigger_id: Type.Optional(Uuid({ description: 'The trigger that made the change (type trigger only)' })),
+      automation_id: Type.Optional(Uuid({ description: 'The automation that made the change (type automation only)' })),
     },
     { description: 'Who made the change' },
   ),

@@ -32,6 +32,7 @@ export function presentEvent(row: EventColumns): Event {
       api_key_id: row.actor_type === 'api_key' ? row.actor_id : null,
       user_id: row.actor_user_id,
       customer_id: row.actor_type === 'customer' ? row.actor_id : null,
+      ...(row.actor_type === 'trigger' ? { trigger_id: row.actor_id! } : row.actor_type === 'automation' ? { automation_id: row.actor_id! } : {}),
     },
     resource_type: row.resource_type as Event['resource_type'],
     resource_id: row.resource_id,

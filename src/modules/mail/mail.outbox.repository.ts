@@ -21,7 +21,7 @@ export async function threadMessageIds(db: Executor, organizationId: string, tic
     .select(['message_id', 'created_at'])
     .where('organization_id', '=', organizationId)
     .where('ticket_id', '=', ticketId)
-    .where('kind', '!=', 'notice')
+    .where('kind', 'not in', ['notice', 'notification'])
     .execute();
   return [...received, ...sent]
     .sort((a, b) => String(a.created_at).localeCompare(String(b.created_at)))

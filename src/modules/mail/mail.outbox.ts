@@ -33,11 +33,11 @@ export interface OutboundTicket {
   tracking_token: string | null;
 }
 
-type Kind = 'acknowledgement' | 'reply' | 'notice';
+type Kind = 'acknowledgement' | 'reply' | 'notice' | 'notification';
 
-const subjectOf = (kind: Kind, ticket: OutboundTicket): string => {
+const subjectOf = (kind: Kind, ticket: OutboundTicket, own?: string): string => {
   const token = `[TKT-${ticket.ticket_number}]`;
-  const subject = ticket.subject.replace(/\s*\[TKT-\d+\]\s*/gi, ' ').trim();
+  const subject = (own ?? ticket.subject).replace(/\s*\[TKT-\d+\]\s*/gi, ' ').trim();
   if (kind === 'reply') return `Re: ${token} ${subject}`;
   if (kind === 'notice') return `${token} The customer replied: ${subject}`;
   return `${token} ${subject}`;
@@ -52,7 +52,7 @@ async function queue(
   mailer: Mailer,
   organizationId: string,
   ticket: OutboundTicket,
-  message: { kind: Kind; to: string; body: string; commentId: string | null },
+  message: { kind: Kind; to: string; body: string; commentId: string | null; subject?: string },
 ): Promise<DeliveryBlock | null> {
   const own = await mailboxOfTicket(db, organizationId, ticket.id);
   const mailbox = (own === null ? undefined : await findMailbox(db, organizationId, own)) ?? (await findDefaultMailbox(db, organizationId));
@@ -74,7 +74,7 @@ async function queue(
     to_address: message.to,
     from_address: mailbox.address,
     from_name: mailbox.name,
-    subject: subjectOf(message.kind, ticket),
+    subject: subjectOf(message.kind, ticket, message.subject),
     body: message.body,
     message_id: messageId,
     in_reply_to: thread.at(-1) ?? null,
@@ -115,6 +115,15 @@ export function queueReply(db: Executor, mailer: Mailer, organizationId: string,
 export async function queueNotice(db: Executor, mailer: Mailer, organizationId: string, ticket: OutboundTicket, to: string, reply: string): Promise<void> {
   const body = [`The customer replied to TKT-${ticket.ticket_number}: ${ticket.subject}`, '', reply].join('\n');
   await queue(db, mailer, organizationId, ticket, { kind: 'notice', to, body, commentId: null });
+}
+
+/**
+ * A trigger's or automation's `notify` (docs/api-behaviour.md#triggers-and-automations): automated
+ * mail like a notice, so within the hourly limit per recipient; null when not queued (no mailbox to
+ * send from, or past the limit).
+ */
+export function queueNotification(db: Executor, mailer: Mailer, organizationId: string, ticket: OutboundTicket, message: { to: string; subject: string; body: string }): Promise<DeliveryBlock | null> {
+  return queue(db, mailer, organizationId, ticket, { kind: 'notification', to: message.to, subject: message.subject, body: message.body, commentId: null });
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.js';
 import type { Executor } from '../../shared/executor.js';
 import { withoutSecrets } from '../events/events.visibility.js';
+import { AUTOMATION_TABLES } from './transfer.automations.js';
 
 /**
  * What moves with an organization in `ticketing export` / `import`: every table that holds its
@@ -46,6 +47,8 @@ function scrubEvent(row: Record<string, unknown>): void {
 function untaggedTicket(row: Record<string, unknown>): void {
   row.tags ??= '[]';
   row.custom_fields ??= '{}';
+  // Exported before migration 0035: no status change known (automations count from creation).
+  row.status_changed_at ??= null;
 }
 
 export type TransferTableName = Exclude<keyof Database, 'organizations'>;
@@ -145,8 +148,9 @@ export const TRANSFER_TABLES: readonly TransferTable[] = [
       custom_fields: text,
       channel: text,
       email: text,
+      status_changed_at: timestamp,
     },
-    optional: ['tags', 'custom_fields'],
+    optional: ['tags', 'custom_fields', 'status_changed_at'],
     upgrade: untaggedTicket,
   },
   // A ticket's tags, one row each, and the organization's counts of them (docs/api-behaviour.md, Tags).
@@ -171,6 +175,7 @@ export const TRANSFER_TABLES: readonly TransferTable[] = [
   },
   // Macros (docs/api-behaviour.md, Macros and actions): their actions name users, teams and fields by id.
   { table: 'macros', key: ['id'], columns: { id: text, organization_id: text, name: text, description: text, actions: text, created_at: text, updated_at: text } },
+  ...AUTOMATION_TABLES,
   {
     table: 'comments',
     key: ['id'],

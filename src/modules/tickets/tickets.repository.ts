@@ -6,7 +6,8 @@ import type { Database, TicketRow, TicketsTable } from '../../db/types.js';
 import { forUpdate, type Executor } from '../../shared/executor.js';
 import { afterCursor, type Page, type SortKey } from '../../shared/pagination.js';
 
-export type TicketColumns = Omit<TicketRow, 'seq'>;
+/** status_changed_at is the store's own (automations read it in SQL; no answer shows it). */
+export type TicketColumns = Omit<TicketRow, 'seq' | 'status_changed_at'>;
 
 /** A ticket's columns, all but the store's own `seq`. */
 export const TICKET_COLUMNS = [
