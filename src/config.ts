@@ -61,6 +61,8 @@ const EnvSchema = Type.Object({
   MAX_API_KEYS_PER_ORG: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1_000 }),
   MAX_WEBHOOKS_PER_ORG: Type.Integer({ minimum: 1, maximum: 100_000, default: 100 }),
   MAX_VIEWS_PER_ORG: Type.Integer({ minimum: 1, maximum: 100_000, default: 200 }),
+  MAX_SLA_POLICIES_PER_ORG: Type.Integer({ minimum: 1, maximum: 1_000, default: 50 }),
+  SLA_SWEEP_INTERVAL_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 1_000 }),
   API_KEYS_RETENTION_DAYS: Type.Integer({ minimum: 0, maximum: 36_500, default: 30 }),
   // The email channel (docs/operations.md#email).
   MAIL_ALLOW_PRIVATE: Type.Boolean({ default: false }),
@@ -161,7 +163,11 @@ export interface Config {
     webhooks: number;
     /** Saved views, shared and personal. */
     views: number;
+    /** SLA policies (every one is tried on each ticket change, in memory). */
+    slaPolicies: number;
   };
+  /** How often the SLA sweeper looks for due deadlines (src/modules/sla/sla.sweeper.ts). */
+  slaSweepIntervalMs: number;
   /** Revoked keys are deleted this many days after revocation, expired ones this long after expiry; 0 keeps them. */
   apiKeysRetentionDays: number;
   /** Time budget of a search, searches at once (SQLite worker threads, PostgreSQL connections), and per organization. */
@@ -423,7 +429,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       smtpListener: e.MAIL_SMTP_PORT === undefined ? null : { host: e.MAIL_SMTP_HOST ?? e.HOST, port: e.MAIL_SMTP_PORT },
     },
     corsOrigins: parseCorsOrigins(e.CORS_ORIGINS),
-    caps: { apiKeys: e.MAX_API_KEYS_PER_ORG, webhooks: e.MAX_WEBHOOKS_PER_ORG, views: e.MAX_VIEWS_PER_ORG },
+    caps: { apiKeys: e.MAX_API_KEYS_PER_ORG, webhooks: e.MAX_WEBHOOKS_PER_ORG, views: e.MAX_VIEWS_PER_ORG, slaPolicies: e.MAX_SLA_POLICIES_PER_ORG },
+    slaSweepIntervalMs: e.SLA_SWEEP_INTERVAL_MS,
     apiKeysRetentionDays: e.API_KEYS_RETENTION_DAYS,
     search: {
       timeoutMs: e.SEARCH_TIMEOUT_MS,

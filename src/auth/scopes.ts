@@ -21,6 +21,9 @@ export const ALL_SCOPES = [
   'views:read',
   'views:write',
   'views:delete',
+  'sla:read',
+  'sla:write',
+  'sla:delete',
 ] as const;
 
 export type Scope = (typeof ALL_SCOPES)[number];

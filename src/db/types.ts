@@ -2,6 +2,7 @@ import type { ColumnType, Generated, Insertable, Selectable, Updateable } from '
 import type { Bool, NullableTimestamp, Timestamp } from './column-types.js';
 import type { MailboxesTable, MailMessagesTable, MailOutboxTable } from './types.mail.js';
 import type { TicketFieldsTable, TicketFieldValuesTable, ViewsTable } from './types.workflow.js';
+import type { JobLeasesTable, SlaPoliciesTable } from './types.sla.js';
 
 /**
  * Table types (their column conventions: column-types.ts); the email channel's are in
@@ -139,6 +140,12 @@ export interface TicketsTable {
   channel: ColumnType<Channel, Channel | undefined, Channel>;
   /** JSON: the `email` block of a ticket opened by mail (migration 0026_add_email_channel). */
   email: ColumnType<string | null, string | null | undefined, string | null>;
+  /** JSON: the ticket's SLA clocks (src/modules/sla/sla.clock.ts), null without a policy (migration 0034). */
+  sla: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The earliest due time of a running SLA clock (views sort and filter by it). */
+  sla_next_due_at: NullableTimestamp;
+  /** The next instant the SLA sweeper has work on the ticket (a warning or a breach). */
+  next_sla_deadline_at: NullableTimestamp;
 }
 
 /** One tag of one ticket (docs/api-behaviour.md, Tags). */
@@ -331,6 +338,8 @@ export interface Database {
   ticket_fields: TicketFieldsTable;
   ticket_field_values: TicketFieldValuesTable;
   views: ViewsTable;
+  sla_policies: SlaPoliciesTable;
+  job_leases: JobLeasesTable;
   comments: CommentsTable;
   attachments: AttachmentsTable;
   attachment_blobs: AttachmentBlobsTable;

@@ -11,6 +11,8 @@ import type { Page } from '../../shared/pagination.js';
 import { creationTimeIso } from '../../shared/clock.js';
 import { toIso } from '../../shared/time.js';
 import { actorOf, changesBetween, withEvents, type Actor } from '../events/events.log.js';
+import { replyTouchesSla, slaOnReply } from '../sla/sla.replies.js';
+import { slaPoliciesOf } from '../sla/sla.policy-cache.js';
 import { getTicketRow } from '../tickets/tickets.service.js';
 import { userExists } from '../users/users.repository.js';
 import type { Comment, CreateCommentBody, UpdateCommentBody } from './comments.schemas.js';
@@ -81,7 +83,8 @@ export async function createComment(
 ): Promise<Comment> {
   const { db } = deps.store;
   const { organizationId } = caller;
-  await getTicketRow(db, organizationId, ticketId);
+  const ticket = await getTicketRow(db, organizationId, ticketId);
+  const policies = await slaPoliciesOf(db, organizationId);
   if (body.author_user_id && !(await userExists(db, organizationId, body.author_user_id))) {
     throw errors.invalidField('body.author_user_id', 'does not name a user of this organization');
   }
@@ -108,6 +111,8 @@ export async function createComment(
     const delivery = mailer && row.is_internal === 0 ? await mailCommentToCustomer(trx, mailer, organizationId, ticketId, row) : null;
     const comment = presentComment({ ...row, delivery: delivery === null ? null : JSON.stringify(delivery) });
     events.add({ type: 'comment.created', resourceType: 'comment', resourceId: row.id, ticketId, object: comment, occurredAt: now });
+    // A public agent comment is a response: first response, or the next one a customer waits for.
+    if (row.is_internal === 0 && replyTouchesSla(policies, ticket)) await slaOnReply(trx, events, policies, organizationId, ticketId, 'agent_reply', now);
     return comment;
   });
 }
