@@ -201,6 +201,7 @@ export function customerReplied(state: SlaState, calendar: SlaCalendar | null, t
 
 /** The warnings and breaches due at `now`, each fired once. */
 export function fireDue(state: SlaState, now: Date, events: SlaEvent[]): SlaState {
+  const fired: SlaEvent[] = [];
   const clocks: SlaState['clocks'] = { ...state.clocks };
   const breaches = [...state.breaches];
   for (const metric of METRICS) {
@@ -209,15 +210,18 @@ export function fireDue(state: SlaState, now: Date, events: SlaEvent[]): SlaStat
     let next = clock;
     if (!next.warned && next.warn_at !== null && Date.parse(next.warn_at) <= now.getTime()) {
       next = { ...next, warned: true };
-      events.push({ type: 'sla.warning', metric, due_at: next.due_at, at: next.warn_at! });
+      fired.push({ type: 'sla.warning', metric, due_at: next.due_at, at: next.warn_at! });
     }
     if (!next.breached && next.due_at !== null && Date.parse(next.due_at) <= now.getTime()) {
       next = { ...next, breached: true };
       breaches.push({ metric, due_at: next.due_at!, breached_at: next.due_at! });
-      events.push({ type: 'sla.breached', metric, due_at: next.due_at, at: next.due_at! });
+      fired.push({ type: 'sla.breached', metric, due_at: next.due_at, at: next.due_at! });
     }
     clocks[metric] = next;
   }
+  // In the order of their instants (several were due when the sweeper was away).
+  events.push(...fired.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0)));
+  breaches.sort((a, b) => (a.breached_at < b.breached_at ? -1 : a.breached_at > b.breached_at ? 1 : 0));
   return { ...state, clocks, breaches };
 }
 
