@@ -61,6 +61,7 @@ const EnvSchema = Type.Object({
   MAX_API_KEYS_PER_ORG: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1_000 }),
   MAX_WEBHOOKS_PER_ORG: Type.Integer({ minimum: 1, maximum: 100_000, default: 100 }),
   MAX_VIEWS_PER_ORG: Type.Integer({ minimum: 1, maximum: 100_000, default: 200 }),
+  MAX_BUSINESS_HOURS_PER_ORG: Type.Integer({ minimum: 1, maximum: 100_000, default: 100 }),
   API_KEYS_RETENTION_DAYS: Type.Integer({ minimum: 0, maximum: 36_500, default: 30 }),
   // The email channel (docs/operations.md#email).
   MAIL_ALLOW_PRIVATE: Type.Boolean({ default: false }),
@@ -161,6 +162,8 @@ export interface Config {
     webhooks: number;
     /** Saved views, shared and personal. */
     views: number;
+    /** Business-hours calendars. */
+    businessHours: number;
   };
   /** Revoked keys are deleted this many days after revocation, expired ones this long after expiry; 0 keeps them. */
   apiKeysRetentionDays: number;
@@ -423,7 +426,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       smtpListener: e.MAIL_SMTP_PORT === undefined ? null : { host: e.MAIL_SMTP_HOST ?? e.HOST, port: e.MAIL_SMTP_PORT },
     },
     corsOrigins: parseCorsOrigins(e.CORS_ORIGINS),
-    caps: { apiKeys: e.MAX_API_KEYS_PER_ORG, webhooks: e.MAX_WEBHOOKS_PER_ORG, views: e.MAX_VIEWS_PER_ORG },
+    caps: { apiKeys: e.MAX_API_KEYS_PER_ORG, webhooks: e.MAX_WEBHOOKS_PER_ORG, views: e.MAX_VIEWS_PER_ORG, businessHours: e.MAX_BUSINESS_HOURS_PER_ORG },
     apiKeysRetentionDays: e.API_KEYS_RETENTION_DAYS,
     search: {
       timeoutMs: e.SEARCH_TIMEOUT_MS,

@@ -28,6 +28,7 @@ import * as m0027 from './migrations/0027_create_mail_outbox.js';
 import * as m0028 from './migrations/0028_track_customer_email_bounces.js';
 import * as m0029 from './migrations/0029_track_imap_mailboxes.js';
 import * as m0030 from './migrations/0030_create_views.js';
+import * as m0033 from './migrations/0033_create_business_hours.js';
 import type { Database } from './types.js';
 
 /** Every migration, in order. A static list, so the compiled CLI and the tests see the same set. */
@@ -59,6 +60,7 @@ export const migrations: Record<string, Migration> = {
   '0028_track_customer_email_bounces': m0028,
   '0029_track_imap_mailboxes': m0029,
   '0030_create_views': m0030,
+  '0033_create_business_hours': m0033,
 };
 
 /** How long a process waits for another one's SQLite migrations before giving up. */

@@ -39,13 +39,16 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
   return f;
 }
 
-/** True when the runtime knows the zone by this name (IANA names and aliases, e.g. "UTC"). */
-export function isKnownTimeZone(timeZone: string): boolean {
+/**
+ * The runtime's canonical name of an IANA zone (`europe/berlin` gives `Europe/Berlin`), or null
+ * when it knows no such zone; bare offsets (`+01:00`) are refused: they know no DST.
+ */
+export function canonicalTimeZone(timeZone: string): string | null {
+  if (!/^[A-Za-z]/.test(timeZone)) return null;
   try {
-    formatter(timeZone);
-    return true;
+    return formatter(timeZone).resolvedOptions().timeZone;
   } catch {
-    return false;
+    return null;
   }
 }
 
