@@ -17,6 +17,7 @@ const Interval = Type.Object(
   { additionalProperties: false },
 );
 const Weekly = Type.Array(Interval, {
+  minItems: 1,
   maxItems: MAX_WEEKLY,
   description: `Business hours, [start, end) per weekday; several a day allowed, not overlapping; at least one. At most ${MAX_WEEKLY}.`,
 });
