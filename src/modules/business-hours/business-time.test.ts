@@ -112,6 +112,33 @@ describe('business time against a minute-by-minute count', () => {
   });
 });
 
+describe('business time in odd zones, 1980–2100', () => {
+  // Half-hour and 45-minute offsets, changes at midnight (Santiago), Ramadan suspensions
+  // (Casablanca), a 30-minute DST (Lord Howe), and a whole day skipped (Apia, 2011-12-30).
+  const ZONES = ['Asia/Kathmandu', 'Pacific/Chatham', 'America/Santiago', 'Africa/Casablanca', 'Australia/Lord_Howe', 'Pacific/Apia', 'Asia/Tehran', 'America/Havana'];
+  const from1980 = Date.parse('1980-01-01T00:00:00Z');
+  const span = Date.parse('2100-01-01T00:00:00Z') - from1980;
+  const anyDay = fc.record({ a: fc.integer({ min: 0, max: 1439 }), len: fc.integer({ min: 1, max: 600 }) });
+
+  it('counts as the minute-by-minute oracle does, around random instants and around each zone\'s changes', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...ZONES),
+        fc.oneof(fc.integer({ min: 0, max: Math.floor(span / MIN) }).map((m) => from1980 + m * MIN), fc.constantFrom(Date.parse('2011-12-29T08:00:00Z'), Date.parse('2022-09-10T02:00:00Z'), Date.parse('2026-04-05T00:00:00Z'))),
+        fc.array(anyDay, { minLength: 1, maxLength: 3 }),
+        fc.integer({ min: 0, max: 36 * 60 }),
+        (zone, from, hours, minutes) => {
+          const weekly = DAYS.flatMap((day) => hours.map((h) => ({ day, start: hhmm(h.a), end: hhmm(Math.min(1440, h.a + h.len)) })));
+          const c = cal(zone, weekly);
+          expect(businessMinutesBetween(c, new Date(from), new Date(from + minutes * MIN))).toBe(bruteCount(c, from, from + minutes * MIN));
+          expect(isBusinessTime(c, new Date(from))).toBe(oracleIsBusiness(c, from));
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+});
+
 describe('business time, by example', () => {
   const nineToFive = cal('Europe/Berlin', weekdays('09:00', '17:00'));
 
