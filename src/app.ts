@@ -31,6 +31,7 @@ import { tagsRoutes } from './modules/tags/tags.routes.js';
 import { ticketFieldsRoutes } from './modules/ticket-fields/ticket-fields.routes.js';
 import { viewsRoutes } from './modules/views/views.routes.js';
 import { slaPoliciesRoutes } from './modules/sla/sla-policies.routes.js';
+import { businessHoursRoutes } from './modules/business-hours/business-hours.routes.js';
 import { handlePageError, isPortalPageUrl } from './modules/portal/portal.pages.js';
 import { portalRoutes } from './modules/portal/portal.routes.js';
 import { ticketsRoutes } from './modules/tickets/tickets.routes.js';
@@ -106,6 +107,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(ticketFieldsRoutes, deps);
   await app.register(viewsRoutes, deps);
   await app.register(slaPoliciesRoutes, deps);
+  await app.register(businessHoursRoutes, deps);
   // Mail about tickets is signed with one key per installation; public agent comments are mailed.
   const mailer = { messageIds: createMessageIds(deps.config), publicUrl: deps.config.publicUrl };
   await app.register(commentsRoutes, { ...deps, mailer });

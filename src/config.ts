@@ -63,6 +63,7 @@ const EnvSchema = Type.Object({
   MAX_VIEWS_PER_ORG: Type.Integer({ minimum: 1, maximum: 100_000, default: 200 }),
   MAX_SLA_POLICIES_PER_ORG: Type.Integer({ minimum: 1, maximum: 1_000, default: 50 }),
   SLA_SWEEP_INTERVAL_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 1_000 }),
+  MAX_BUSINESS_HOURS_PER_ORG: Type.Integer({ minimum: 1, maximum: 100_000, default: 100 }),
   API_KEYS_RETENTION_DAYS: Type.Integer({ minimum: 0, maximum: 36_500, default: 30 }),
   // The email channel (docs/operations.md#email).
   MAIL_ALLOW_PRIVATE: Type.Boolean({ default: false }),
@@ -165,6 +166,8 @@ export interface Config {
     views: number;
     /** SLA policies (every one is tried on each ticket change, in memory). */
     slaPolicies: number;
+    /** Business-hours calendars. */
+    businessHours: number;
   };
   /** How often the SLA sweeper looks for due deadlines (src/modules/sla/sla.sweeper.ts). */
   slaSweepIntervalMs: number;
@@ -429,7 +432,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       smtpListener: e.MAIL_SMTP_PORT === undefined ? null : { host: e.MAIL_SMTP_HOST ?? e.HOST, port: e.MAIL_SMTP_PORT },
     },
     corsOrigins: parseCorsOrigins(e.CORS_ORIGINS),
-    caps: { apiKeys: e.MAX_API_KEYS_PER_ORG, webhooks: e.MAX_WEBHOOKS_PER_ORG, views: e.MAX_VIEWS_PER_ORG, slaPolicies: e.MAX_SLA_POLICIES_PER_ORG },
+    caps: {
+      apiKeys: e.MAX_API_KEYS_PER_ORG,
+      webhooks: e.MAX_WEBHOOKS_PER_ORG,
+      views: e.MAX_VIEWS_PER_ORG,
+      businessHours: e.MAX_BUSINESS_HOURS_PER_ORG,
+      slaPolicies: e.MAX_SLA_POLICIES_PER_ORG,
+    },
     slaSweepIntervalMs: e.SLA_SWEEP_INTERVAL_MS,
     apiKeysRetentionDays: e.API_KEYS_RETENTION_DAYS,
     search: {

@@ -73,6 +73,8 @@ function validBody(op: Operation): { payload?: string | Buffer; contentType?: st
     'PATCH /v1/mailboxes/{mailbox_id}': { name: 'M' },
     'POST /v1/views': { name: 'V', shared: true, conditions: {} },
     'PATCH /v1/views/{view_id}': { name: 'V' },
+    'POST /v1/business-hours': { name: 'H', time_zone: 'UTC', weekly: [{ day: 'mon', start: '09:00', end: '17:00' }] },
+    'PATCH /v1/business-hours/{business_hours_id}': { name: 'H' },
   };
   if (label(op) === 'POST /v1/tickets/{ticket_id}/attachments') {
     const { payload, contentType } = multipartBody([{ name: 'file', filename: 'a.txt', type: 'text/plain', data: 'x' }]);

@@ -43,6 +43,7 @@ describe('Location on 201', () => {
     await expectLocation(await post('/v1/webhooks', { url: 'https://hooks.example.com/location', events: ['*'] }), '/v1/webhooks');
     await expectLocation(await post('/v1/ticket-fields', { key: 'location', label: 'Location', type: 'text' }), '/v1/ticket-fields');
     await expectLocation(await post('/v1/views', { name: 'Location', shared: true, conditions: {} }), '/v1/views');
+    await expectLocation(await post('/v1/business-hours', { name: 'Location', time_zone: 'UTC', weekly: [{ day: 'mon', start: '09:00', end: '17:00' }] }), '/v1/business-hours');
     await expectLocation(await post('/v1/mailboxes', { address: 'location@example.com', name: 'Location' }), '/v1/mailboxes');
     await expectLocation(await post(`/v1/tickets/${ticketId}/comments`, { body: 'Here' }), `/v1/tickets/${ticketId}/comments`);
     await expectLocation(await upload(t, ticketId, 'where.txt', 'text/plain', 'here'), `/v1/tickets/${ticketId}/attachments`);
@@ -82,6 +83,7 @@ describe('Location on 201', () => {
       .sort();
     expect(declared).toEqual([
       '/v1/api-keys',
+      '/v1/business-hours',
       '/v1/customers',
       '/v1/mailboxes',
       '/v1/teams',

@@ -482,6 +482,7 @@ describe('what client generators need', () => {
     const field = await send('POST /v1/ticket-fields', {});
     const mailbox = await send('POST /v1/mailboxes', {});
     const view = await send('POST /v1/views', {});
+    const hours = await send('POST /v1/business-hours', {});
     const comment = await send('POST /v1/tickets/{ticket_id}/comments', { ticket_id: ticket.id });
     const token = await t.request({ method: 'POST', url: `/v1/tickets/${ticket.id}/tracking-token` });
     const ids = {
@@ -494,6 +495,7 @@ describe('what client generators need', () => {
       field_id: field.id,
       mailbox_id: mailbox.id,
       view_id: view.id,
+      business_hours_id: hours.id,
       comment_id: comment.id,
       tracking_token: token.json<{ tracking_token: string }>().tracking_token,
     };

@@ -120,6 +120,16 @@ describe('the typed SDK drives every operation of a live server', () => {
     expect(ok(await api.GET('/v1/views/{view_id}', { params: { path: viewPath } })).sort).toEqual({ by: 'created_at', order: 'desc' });
     expect(ok(await api.GET('/v1/views')).map((v) => v.id)).toEqual([view.id]);
     expect((await api.DELETE('/v1/views/{view_id}', { params: { path: viewPath } })).response.status).toBe(204);
+    // Business hours: weekly intervals and holidays typed in the body.
+    const hours = ok(await api.POST('/v1/business-hours', { body: { name: 'Office', time_zone: 'Europe/Berlin', weekly: [{ day: 'mon', start: '09:00', end: '17:00' }] } }));
+    const hoursPath = { business_hours_id: hours.id };
+    const holidays: Array<{ date: string; name?: string }> = ok(
+      await api.PATCH('/v1/business-hours/{business_hours_id}', { params: { path: hoursPath }, body: { holidays: [{ date: '2026-12-25', name: 'Christmas' }] } }),
+    ).holidays;
+    expect(holidays).toEqual([{ date: '2026-12-25', name: 'Christmas' }]);
+    expect(ok(await api.GET('/v1/business-hours/{business_hours_id}', { params: { path: hoursPath } })).weekly).toEqual([{ day: 'mon', start: '09:00', end: '17:00' }]);
+    expect(ok(await api.GET('/v1/business-hours')).map((h) => h.id)).toEqual([hours.id]);
+    expect((await api.DELETE('/v1/business-hours/{business_hours_id}', { params: { path: hoursPath } })).response.status).toBe(204);
     const token = ok(await api.POST('/v1/tickets/{ticket_id}/tracking-token', { params: { path } })).tracking_token;
     // Null only for keys without tickets:write, and in replays: this key holds it, and it is no replay.
     if (token === null) throw new Error('the rotation answered without the token');

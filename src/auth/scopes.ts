@@ -3,7 +3,8 @@ export const RESOURCES = ['tickets', 'comments', 'attachments', 'customers', 'te
 /**
  * Every scope: each resource's read, write and delete and the dashboard's read, in a stable order;
  * then the event and webhook scopes (the change feed has only a read scope; webhooks are managed
- * like a resource), then the custom ticket field definitions', the email channel's mailboxes and saved views.
+ * like a resource), then the custom ticket field definitions', the email channel's mailboxes, saved views,
+ * and SLA's (business hours; SLA policies).
  */
 export const ALL_SCOPES = [
   ...RESOURCES.flatMap((r) => [`${r}:read`, `${r}:write`, `${r}:delete`] as const),

@@ -28,6 +28,7 @@ import * as m0027 from './migrations/0027_create_mail_outbox.js';
 import * as m0028 from './migrations/0028_track_customer_email_bounces.js';
 import * as m0029 from './migrations/0029_track_imap_mailboxes.js';
 import * as m0030 from './migrations/0030_create_views.js';
+import * as m0033 from './migrations/0033_create_business_hours.js';
 import * as m0034 from './migrations/0034_add_sla_policies.js';
 import type { Database } from './types.js';
 
@@ -60,6 +61,7 @@ export const migrations: Record<string, Migration> = {
   '0028_track_customer_email_bounces': m0028,
   '0029_track_imap_mailboxes': m0029,
   '0030_create_views': m0030,
+  '0033_create_business_hours': m0033,
   '0034_add_sla_policies': m0034,
 };
 

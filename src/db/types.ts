@@ -1,16 +1,16 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { Bool, NullableTimestamp, Timestamp } from './column-types.js';
 import type { MailboxesTable, MailMessagesTable, MailOutboxTable } from './types.mail.js';
-import type { TicketFieldsTable, TicketFieldValuesTable, ViewsTable } from './types.workflow.js';
+import type { BusinessHoursTable, TicketFieldsTable, TicketFieldValuesTable, ViewsTable } from './types.workflow.js';
 import type { JobLeasesTable, SlaPoliciesTable } from './types.sla.js';
 
 /**
  * Table types (their column conventions: column-types.ts); the email channel's are in
- * types.mail.ts, custom fields' and views' in types.workflow.ts.
+ * types.mail.ts, custom fields', views' and business hours' in types.workflow.ts.
  */
 
 export type { MailboxesTable, MailMessagesTable, MailOutboxTable } from './types.mail.js';
-export type { TicketFieldsTable, TicketFieldValuesTable, ViewsTable } from './types.workflow.js';
+export type { BusinessHoursTable, TicketFieldsTable, TicketFieldValuesTable, ViewsTable } from './types.workflow.js';
 
 export interface OrganizationsTable {
   id: string;
@@ -340,6 +340,7 @@ export interface Database {
   views: ViewsTable;
   sla_policies: SlaPoliciesTable;
   job_leases: JobLeasesTable;
+  business_hours: BusinessHoursTable;
   comments: CommentsTable;
   attachments: AttachmentsTable;
   attachment_blobs: AttachmentBlobsTable;

@@ -1,6 +1,6 @@
 import type { Timestamp } from './column-types.js';
 
-/** The tables of custom fields and views (src/db/types.ts assembles them into Database). */
+/** The tables of custom fields, views and business hours (src/db/types.ts assembles them into Database). */
 
 /** A custom ticket field of an organization (docs/api-behaviour.md, Custom fields). */
 export interface TicketFieldsTable {
@@ -39,4 +39,19 @@ export interface TicketFieldValuesTable {
   ticket_number: number;
   value_text: string | null;
   value_number: number | null;
+}
+
+/** A business-hours calendar (docs/api-behaviour.md, Business hours). */
+export interface BusinessHoursTable {
+  id: string;
+  organization_id: string;
+  name: string;
+  /** An IANA time zone name, e.g. `Europe/Berlin`. */
+  time_zone: string;
+  /** JSON: `[{ day, start, end }]` (src/modules/business-hours/business-time.ts, Calendar). */
+  weekly: string;
+  /** JSON: `[{ date, name? }]`, local dates in `time_zone`. */
+  holidays: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }

@@ -20,6 +20,7 @@ export interface Seeded {
   fieldId: string;
   mailboxId: string;
   viewId: string;
+  businessHoursId: string;
   /** A path of a signed download of the attachment (`/storage/...?expires=...&signature=...`). */
   signedPath: string;
 }
@@ -81,9 +82,14 @@ export async function seedRecords(t: TestApp): Promise<Seeded> {
   const views = await t.request({ method: 'GET', url: '/v1/views?limit=1' });
   expect(views.statusCode, views.body).toBe(200);
   const viewId = views.json<{ id: string }[]>()[0]?.id ?? (await created(t, '/v1/views', { name: 'Seeded', shared: true, conditions: {} }));
+  // An organization holds at most MAX_BUSINESS_HOURS_PER_ORG calendars: suites that seed again reuse the first.
+  const hours = await t.request({ method: 'GET', url: '/v1/business-hours?limit=1' });
+  expect(hours.statusCode, hours.body).toBe(200);
+  const businessHoursId =
+    hours.json<{ id: string }[]>()[0]?.id ?? (await created(t, '/v1/business-hours', { name: 'Seeded', time_zone: 'UTC', weekly: [{ day: 'mon', start: '09:00', end: '17:00' }] }));
   const download = await t.request({ method: 'GET', url: `/v1/tickets/${ticketId}/attachments/${attachmentId}/download` });
   const signed = new URL(download.json<{ signed_url: string }>().signed_url);
-  return { ticketId, trackingToken, customerId, commentId, attachmentId, teamId, userId, memberId, keyId, webhookId, fieldId, mailboxId, viewId, signedPath: `${signed.pathname}${signed.search}` };
+  return { ticketId, trackingToken, customerId, commentId, attachmentId, teamId, userId, memberId, keyId, webhookId, fieldId, mailboxId, viewId, businessHoursId, signedPath: `${signed.pathname}${signed.search}` };
 }
 
 /** The values path parameters take for the seeded records, by parameter name. */
@@ -101,6 +107,7 @@ export function pathValues(seeded: Seeded): Record<string, string> {
     field_id: seeded.fieldId,
     mailbox_id: seeded.mailboxId,
     view_id: seeded.viewId,
+    business_hours_id: seeded.businessHoursId,
     // No delivery is made without a worker and a receiver; routes that take one check their query
     // and the webhook before the delivery, so an id that names none serves them.
     delivery_id: '00000000-0000-4000-8000-000000000000',

@@ -169,6 +169,12 @@ export const TRANSFER_TABLES: readonly TransferTable[] = [
     key: ['id'],
     columns: { id: text, organization_id: text, name: text, owner_user_id: text, conditions: text, sort_by: text, sort_order: text, created_at: text, updated_at: text },
   },
+  // Business-hours calendars (docs/api-behaviour.md, Business hours); an export from before them has none.
+  {
+    table: 'business_hours',
+    key: ['id'],
+    columns: { id: text, organization_id: text, name: text, time_zone: text, weekly: text, holidays: text, created_at: text, updated_at: text },
+  },
   {
     table: 'comments',
     key: ['id'],
