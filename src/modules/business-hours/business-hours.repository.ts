@@ -37,10 +37,8 @@ export async function deleteBusinessHours(db: Executor, organizationId: string, 
   await db.deleteFrom('business_hours').where('organization_id', '=', organizationId).where('id', '=', id).execute();
 }
 
-/**
- * Whether an SLA policy counts time in this calendar; deleting one in use is 409. A stub until
- * SLA policies exist: their module replaces the body with a query of its table (same signature).
- */
-export function businessHoursInUse(_db: Executor, _organizationId: string, _id: string): Promise<boolean> {
-  return Promise.resolve(false);
+/** Whether an SLA policy counts time in this calendar; deleting one in use is 409. */
+export async function businessHoursInUse(db: Executor, organizationId: string, id: string): Promise<boolean> {
+  const row = await db.selectFrom('sla_policies').select('id').where('organization_id', '=', organizationId).where('business_hours_id', '=', id).limit(1).executeTakeFirst();
+  return row !== undefined;
 }

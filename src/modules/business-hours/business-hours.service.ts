@@ -12,6 +12,7 @@ import { nowIso, toIso } from '../../shared/time.js';
 import { localDayNumber, type Calendar } from './business-time.js';
 import * as repo from './business-hours.repository.js';
 import type { BusinessHours, CreateBusinessHoursBody, UpdateBusinessHoursBody } from './business-hours.schemas.js';
+import { forgetSlaPolicies } from '../sla/sla.policy-cache.js';
 import { canonicalTimeZone } from './zone-offsets.js';
 
 export interface BusinessHoursDeps {
@@ -127,7 +128,7 @@ export async function updateBusinessHours(deps: BusinessHoursDeps, auth: AuthCon
     const current = await getRow(trx, auth, id);
     await repo.updateBusinessHours(trx, auth.organizationId, id, changes);
     return presentBusinessHours({ ...current, ...changes });
-  });
+  }).finally(() => forgetSlaPolicies(auth.organizationId));
 }
 
 /** 409 while an SLA policy counts time in it (repo.businessHoursInUse). */

@@ -9,6 +9,7 @@ import { assertBelowCap } from '../../limits/collection-caps.js';
 import type { Executor } from '../../shared/executor.js';
 import type { Page } from '../../shared/pagination.js';
 import { nowIso, toIso } from '../../shared/time.js';
+import { findBusinessHours } from '../business-hours/business-hours.repository.js';
 import { ticketFieldsByKey } from '../ticket-fields/ticket-fields.repository.js';
 import { optionsOf } from '../ticket-fields/ticket-fields.values.js';
 import { checkConditions, usesMe, type Conditions } from '../views/conditions.js';
@@ -70,12 +71,8 @@ async function checkCalendar(db: Executor, organizationId: string, id: string | 
   if (!(await calendarExists(db, organizationId, id))) throw errors.invalidField('body.business_hours_id', 'does not name a business-hours calendar of this organization (see GET /v1/business-hours)');
 }
 
-// Business-hours calendars arrive with their own module; until then no id names one.
 async function calendarExists(db: Executor, organizationId: string, id: string): Promise<boolean> {
-  void db;
-  void organizationId;
-  void id;
-  return Promise.resolve(false);
+  return (await findBusinessHours(db, organizationId, id)) !== undefined;
 }
 
 export async function createSlaPolicy(deps: SlaPolicyDeps, auth: AuthContext, body: CreateSlaPolicyBody): Promise<SlaPolicy> {

@@ -2,6 +2,7 @@ import type { Executor } from '../../shared/executor.js';
 import type { Conditions } from '../views/conditions.js';
 import type { PolicyForClock } from './sla.clock.js';
 import type { SlaCalendar } from './sla.time.js';
+import { findBusinessHours } from '../business-hours/business-hours.repository.js';
 import { allSlaPolicies } from './sla-policies.repository.js';
 
 /**
@@ -30,7 +31,12 @@ async function load(db: Executor, organizationId: string): Promise<PolicySet> {
     conditions: JSON.parse(row.conditions) as Required<Conditions>,
     targets: JSON.parse(row.targets) as LoadedPolicy['targets'],
   }));
-  return { policies, calendars: new Map() };
+  const calendars = new Map<string, SlaCalendar>();
+  for (const id of new Set(policies.map((p) => p.business_hours_id).filter((id): id is string => id !== null))) {
+    const row = await findBusinessHours(db, organizationId, id);
+    if (row) calendars.set(id, { time_zone: row.time_zone, weekly: JSON.parse(row.weekly) as SlaCalendar['weekly'], holidays: JSON.parse(row.holidays) as SlaCalendar['holidays'] });
+  }
+  return { policies, calendars };
 }
 
 /** The organization's policies in the order they are tried (read through `db` when not cached). */

@@ -267,3 +267,26 @@ describe('SLA deadline events', () => {
     expect(res.statusCode, res.body).toBe(201);
   });
 });
+
+describe('SLA clocks in business hours', () => {
+  it('count only the calendar\'s hours; a calendar in use cannot be deleted', async () => {
+    const org = await t.newOrg();
+    const weekdays = ['mon', 'tue', 'wed', 'thu', 'fri'].map((day) => ({ day, start: '09:00', end: '17:00' }));
+    const hours = await ok<{ id: string }>(org.adminKey, 'POST', '/v1/business-hours', { name: 'Office', time_zone: 'Europe/Berlin', weekly: weekdays, holidays: [{ date: '2030-06-10', name: 'Whit Monday' }] });
+    const created = await ok<{ id: string; business_hours_id: string }>(org.adminKey, 'POST', '/v1/sla-policies', policy({ business_hours_id: hours.id }));
+    expect(created.business_hours_id).toBe(hours.id);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    // Friday 16:30 in Berlin (14:30 UTC, summer time): 30 minutes left that day, Monday a holiday, Tuesday from 09:00.
+    vi.setSystemTime(new Date('2030-06-07T14:30:00.000Z'));
+    const high = await ticket(org.adminKey, { priority: 'high' });
+    expect(high.sla).toMatchObject({ first_response_due_at: '2030-06-07T15:00:00.000Z', resolution_due_at: '2030-06-11T07:30:00.000Z' });
+    // Paused over the weekend from Friday 16:45 to Tuesday 10:00 (Berlin): 15 minutes used.
+    vi.setSystemTime(new Date('2030-06-07T14:45:00.000Z'));
+    await patch(org.adminKey, high.id, { status: 'pending' });
+    vi.setSystemTime(new Date('2030-06-11T08:00:00.000Z'));
+    const resumed = await patch(org.adminKey, high.id, { status: 'open' });
+    expect(resumed.sla).toMatchObject({ first_response_due_at: '2030-06-11T08:15:00.000Z', resolution_due_at: '2030-06-11T08:45:00.000Z' });
+    vi.useRealTimers();
+    expect((await send(org.adminKey, 'DELETE', `/v1/business-hours/${hours.id}`)).statusCode).toBe(409);
+  });
+});
