@@ -75,6 +75,8 @@ function validBody(op: Operation): { payload?: string | Buffer; contentType?: st
     'PATCH /v1/views/{view_id}': { name: 'V' },
     'POST /v1/business-hours': { name: 'H', time_zone: 'UTC', weekly: [{ day: 'mon', start: '09:00', end: '17:00' }] },
     'PATCH /v1/business-hours/{business_hours_id}': { name: 'H' },
+    'POST /v1/sla-policies': { name: 'P', conditions: {}, targets: [{ priority: 'high', resolution_minutes: 60 }] },
+    'PATCH /v1/sla-policies/{sla_policy_id}': { name: 'P' },
   };
   if (label(op) === 'POST /v1/tickets/{ticket_id}/attachments') {
     const { payload, contentType } = multipartBody([{ name: 'file', filename: 'a.txt', type: 'text/plain', data: 'x' }]);

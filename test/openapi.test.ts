@@ -483,6 +483,7 @@ describe('what client generators need', () => {
     const mailbox = await send('POST /v1/mailboxes', {});
     const view = await send('POST /v1/views', {});
     const hours = await send('POST /v1/business-hours', {});
+    const policy = await send('POST /v1/sla-policies', {});
     const comment = await send('POST /v1/tickets/{ticket_id}/comments', { ticket_id: ticket.id });
     const token = await t.request({ method: 'POST', url: `/v1/tickets/${ticket.id}/tracking-token` });
     const ids = {
@@ -496,6 +497,7 @@ describe('what client generators need', () => {
       mailbox_id: mailbox.id,
       view_id: view.id,
       business_hours_id: hours.id,
+      sla_policy_id: policy.id,
       comment_id: comment.id,
       tracking_token: token.json<{ tracking_token: string }>().tracking_token,
     };

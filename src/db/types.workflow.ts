@@ -24,7 +24,7 @@ export interface ViewsTable {
   owner_user_id: string | null;
   /** JSON: `{ all, any }` (src/modules/views/conditions.ts). */
   conditions: string;
-  sort_by: 'created_at' | 'updated_at' | 'priority' | 'due_date' | 'ticket_number';
+  sort_by: 'created_at' | 'updated_at' | 'priority' | 'due_date' | 'ticket_number' | 'sla_next_due_at';
   sort_order: 'asc' | 'desc';
   created_at: Timestamp;
   updated_at: Timestamp;

@@ -39,6 +39,10 @@ export function presentSlaPolicy(row: repo.SlaPolicyRow): SlaPolicy {
 /** Conditions as views check them; "me" names no one when a policy is applied, so it is refused. */
 async function checked(db: Executor, organizationId: string, conditions: Conditions): Promise<string> {
   if (usesMe(conditions)) throw errors.invalidField('body.conditions', 'assigned_user_id "me" has no meaning in an SLA policy: name the user by id');
+  for (const list of ['all', 'any'] as const) {
+    const at = (conditions[list] ?? []).findIndex((c) => c.field === 'sla_next_due_at');
+    if (at !== -1) throw errors.invalidField(`body.conditions.${list}[${at}].field`, 'an SLA policy cannot depend on the SLA deadlines it sets');
+  }
   const fields = await ticketFieldsByKey(db, organizationId);
   const byKey = new Map([...fields].map(([key, f]) => [key, { id: f.id, type: f.type, options: optionsOf(f) }]));
   return JSON.stringify(checkConditions(conditions, 'body.conditions', byKey));

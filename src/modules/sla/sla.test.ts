@@ -290,3 +290,31 @@ describe('SLA clocks in business hours', () => {
     expect((await send(org.adminKey, 'DELETE', `/v1/business-hours/${hours.id}`)).statusCode).toBe(409);
   });
 });
+
+describe('views by the next SLA deadline', () => {
+  it('filter and sort by sla_next_due_at; tickets without a running clock sort last', async () => {
+    const { org } = await orgWithPolicy();
+    at(0);
+    const high = await ticket(org.adminKey, { priority: 'high' });
+    const urgent = await ticket(org.adminKey, { priority: 'urgent' });
+    const none = await ticket(org.adminKey, { priority: 'low' });
+    const pending = await ticket(org.adminKey, { priority: 'urgent' });
+    await patch(org.adminKey, pending.id, { status: 'pending' });
+    vi.useRealTimers();
+    const sorted = await ok<{ id: string }>(org.adminKey, 'POST', '/v1/views', { name: 'By deadline', shared: true, conditions: {}, sort: { by: 'sla_next_due_at', order: 'asc' } });
+    const order = (await ok<Ticket[]>(org.adminKey, 'GET', `/v1/views/${sorted.id}/tickets`)).map((x) => x.id);
+    expect(order.slice(0, 2)).toEqual([urgent.id, high.id]);
+    expect(new Set(order.slice(2))).toEqual(new Set([none.id, pending.id]));
+    // Paged by cursor in the same order.
+    const first = await send(org.adminKey, 'GET', `/v1/views/${sorted.id}/tickets?limit=1`);
+    const next = /<([^>]+)>; rel="next"/.exec(String(first.headers.link))![1]!;
+    expect((await ok<Ticket[]>(org.adminKey, 'GET', next)).map((x) => x.id)[0]).toBe(high.id);
+    const soon = await ok<{ id: string }>(org.adminKey, 'POST', '/v1/views', { name: 'Due within 20 minutes', shared: true, conditions: { all: [{ field: 'sla_next_due_at', operator: 'before', value: iso(20) }] } });
+    expect((await ok<Ticket[]>(org.adminKey, 'GET', `/v1/views/${soon.id}/tickets`)).map((x) => x.id)).toEqual([urgent.id]);
+    const running = await ok<{ id: string }>(org.adminKey, 'POST', '/v1/views', { name: 'Clock running', shared: true, conditions: { all: [{ field: 'sla_next_due_at', operator: 'is_not', value: null }] } });
+    expect(new Set((await ok<Ticket[]>(org.adminKey, 'GET', `/v1/views/${running.id}/tickets`)).map((x) => x.id))).toEqual(new Set([urgent.id, high.id]));
+    // A policy cannot depend on the deadlines it sets.
+    const res = await send(org.adminKey, 'POST', '/v1/sla-policies', policy({ conditions: { any: [{ field: 'sla_next_due_at', operator: 'is', value: null }] } }));
+    expect(fieldErrors(res)[0]!.field).toBe('body.conditions.any[0].field');
+  });
+});
