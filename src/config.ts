@@ -164,7 +164,7 @@ export interface Config {
     webhooks: number;
     /** Saved views, shared and personal. */
     views: number;
-    /** SLA policies (every one is tried on each ticket change, in memory). */
+    /** SLA policies (each is tried on every ticket change, in memory). */
     slaPolicies: number;
     /** Business-hours calendars. */
     businessHours: number;
@@ -432,13 +432,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       smtpListener: e.MAIL_SMTP_PORT === undefined ? null : { host: e.MAIL_SMTP_HOST ?? e.HOST, port: e.MAIL_SMTP_PORT },
     },
     corsOrigins: parseCorsOrigins(e.CORS_ORIGINS),
-    caps: {
-      apiKeys: e.MAX_API_KEYS_PER_ORG,
-      webhooks: e.MAX_WEBHOOKS_PER_ORG,
-      views: e.MAX_VIEWS_PER_ORG,
-      businessHours: e.MAX_BUSINESS_HOURS_PER_ORG,
-      slaPolicies: e.MAX_SLA_POLICIES_PER_ORG,
-    },
+    caps: { apiKeys: e.MAX_API_KEYS_PER_ORG, webhooks: e.MAX_WEBHOOKS_PER_ORG, views: e.MAX_VIEWS_PER_ORG, businessHours: e.MAX_BUSINESS_HOURS_PER_ORG, slaPolicies: e.MAX_SLA_POLICIES_PER_ORG },
     slaSweepIntervalMs: e.SLA_SWEEP_INTERVAL_MS,
     apiKeysRetentionDays: e.API_KEYS_RETENTION_DAYS,
     search: {
