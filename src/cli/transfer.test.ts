@@ -215,7 +215,7 @@ describe('ticketing export / import', () => {
     expect(lines.at(-1)).toEqual({
       type: 'end',
       counts: { organizations: 1, users: 2, customers: 2, teams: 2, team_members: 2, tickets: 3, ticket_tags: 4, tag_counts: 3, ticket_fields: 2,
-        ticket_field_values: 2, views: 1, business_hours: 1, comments: 2,
+        ticket_field_values: 2, views: 1, business_hours: 1, sla_policies: 0, comments: 2,
         attachments: 3, api_keys: 2, events: 20, event_counters: 1, webhook_endpoints: 1, webhook_deliveries: 0,
         mailboxes: 0, mail_messages: 0, mail_outbox: 0, files: 3 },
     });

@@ -145,8 +145,11 @@ export const TRANSFER_TABLES: readonly TransferTable[] = [
       custom_fields: text,
       channel: text,
       email: text,
+      sla: text,
+      sla_next_due_at: text,
+      next_sla_deadline_at: text,
     },
-    optional: ['tags', 'custom_fields'],
+    optional: ['tags', 'custom_fields', 'sla', 'sla_next_due_at', 'next_sla_deadline_at'],
     upgrade: untaggedTicket,
   },
   // A ticket's tags, one row each, and the organization's counts of them (docs/api-behaviour.md, Tags).
@@ -174,6 +177,12 @@ export const TRANSFER_TABLES: readonly TransferTable[] = [
     table: 'business_hours',
     key: ['id'],
     columns: { id: text, organization_id: text, name: text, time_zone: text, weekly: text, holidays: text, created_at: text, updated_at: text },
+  },
+  // SLA policies (docs/api-behaviour.md, SLA policies), after the calendars they name; an export from before them has none.
+  {
+    table: 'sla_policies',
+    key: ['id'],
+    columns: { id: text, organization_id: text, name: text, position: integer, conditions: text, business_hours_id: text, targets: text, created_at: text, updated_at: text },
   },
   {
     table: 'comments',
