@@ -44,6 +44,7 @@ describe('Location on 201', () => {
     await expectLocation(await post('/v1/ticket-fields', { key: 'location', label: 'Location', type: 'text' }), '/v1/ticket-fields');
     await expectLocation(await post('/v1/views', { name: 'Location', shared: true, conditions: {} }), '/v1/views');
     await expectLocation(await post('/v1/business-hours', { name: 'Location', time_zone: 'UTC', weekly: [{ day: 'mon', start: '09:00', end: '17:00' }] }), '/v1/business-hours');
+    await expectLocation(await post('/v1/sla-policies', { name: 'Location', conditions: {}, targets: [{ priority: 'low', resolution_minutes: 60 }] }), '/v1/sla-policies');
     await expectLocation(await post('/v1/mailboxes', { address: 'location@example.com', name: 'Location' }), '/v1/mailboxes');
     await expectLocation(await post(`/v1/tickets/${ticketId}/comments`, { body: 'Here' }), `/v1/tickets/${ticketId}/comments`);
     await expectLocation(await upload(t, ticketId, 'where.txt', 'text/plain', 'here'), `/v1/tickets/${ticketId}/attachments`);
@@ -86,6 +87,7 @@ describe('Location on 201', () => {
       '/v1/business-hours',
       '/v1/customers',
       '/v1/mailboxes',
+      '/v1/sla-policies',
       '/v1/teams',
       '/v1/ticket-fields',
       '/v1/tickets',

@@ -259,10 +259,10 @@ async function append(
       const reopens = !mail.automated && userId === null && (ticket.status === 'pending' || ticket.status === 'resolved');
       const changes: Updateable<TicketsTable> = reopens ? { status: 'open' as const, ...statusTimestamps(ticket.status, 'open', now), updated_at: now } : {};
       // The SLA clocks: an agent's mail is a response, a customer's starts the wait for the next.
-      const sla = slaAfterChange(policies, ticket, presentTicket({ ...ticket, ...changes } as typeof ticket), mail.automated ? null : userId === null ? 'customer_reply' : 'agent_reply', new Date(now));
+      const sla = slaAfterChange(policies, ticket, presentTicket({ ...ticket, ...changes }), mail.automated ? null : userId === null ? 'customer_reply' : 'agent_reply', new Date(now));
       if (sla.columns) Object.assign(changes, sla.columns);
       if (Object.keys(changes).length > 0) await updateTicket(trx, organizationId, ticket.id, changes);
-      const after = presentTicket({ ...ticket, ...changes } as typeof ticket);
+      const after = presentTicket({ ...ticket, ...changes });
       if (reopens) {
         events.add({ type: 'ticket.updated', resourceType: 'ticket', resourceId: ticket.id, ticketId: ticket.id, object: after, changes: changesBetween(presentTicket(ticket), after), occurredAt: now });
       }

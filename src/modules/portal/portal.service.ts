@@ -174,10 +174,10 @@ export async function addCustomerReply(deps: PortalDeps, token: string, text: st
     const before = await findTicket(trx, org, ticket.id);
     if (!before) return;
     const changes: Updateable<TicketsTable> = reopens ? { status: 'open' as const, ...statusTimestamps(current.status, 'open', now), updated_at: now } : {};
-    const sla = slaAfterChange(policies, before, presentTicket({ ...before, ...changes } as typeof before), 'customer_reply', new Date(now));
+    const sla = slaAfterChange(policies, before, presentTicket({ ...before, ...changes }), 'customer_reply', new Date(now));
     if (sla.columns) Object.assign(changes, sla.columns);
     if (Object.keys(changes).length > 0) await updateTicket(trx, org, ticket.id, changes);
-    const after = presentTicket({ ...before, ...changes } as typeof before);
+    const after = presentTicket({ ...before, ...changes });
     if (reopens) {
       events.add({ type: 'ticket.updated', resourceType: 'ticket', resourceId: ticket.id, ticketId: ticket.id, object: after, changes: changesBetween(presentTicket(before), after), occurredAt: now });
     }

@@ -132,7 +132,7 @@ export async function updateSlaPolicy(deps: SlaPolicyDeps, auth: AuthContext, id
     }
     if (body.conditions !== undefined) changes.conditions = await checked(trx, organizationId, body.conditions);
     await repo.updateSlaPolicy(trx, organizationId, id, changes);
-    return presentSlaPolicy({ ...current, ...changes } as repo.SlaPolicyRow);
+    return presentSlaPolicy({ ...current, ...changes });
   });
   forgetSlaPolicies(organizationId);
   return policy;

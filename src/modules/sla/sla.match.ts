@@ -30,7 +30,7 @@ function customValues(ticket: MatchableTicket, key: string): Array<string | numb
   if (value === undefined || value === null) return [];
   if (Array.isArray(value)) return value as string[];
   if (typeof value === 'number') return [value];
-  return [String(value)];
+  return typeof value === 'boolean' || typeof value === 'string' ? [String(value)] : [];
 }
 
 /** One of `wanted` among `values`, numbers compared as numbers and text as text (as the value index does). */

@@ -317,7 +317,7 @@ export async function updateTicket(
     if (custom !== undefined && JSON.stringify(custom) !== current.custom_fields) changes.custom_fields = JSON.stringify(custom);
     if (Object.keys(changes).length === 0) return presentTicket(current);
     changes.updated_at = now;
-    const sla = slaAfterChange(policies, current, presentTicket({ ...current, ...changes } as TicketColumns), null, new Date(now));
+    const sla = slaAfterChange(policies, current, presentTicket({ ...current, ...changes }), null, new Date(now));
     if (sla.columns) Object.assign(changes, sla.columns);
     await updateTicketRow(trx, organizationId, id, changes);
     if (tags !== undefined) await writeTicketTags(trx, organizationId, current, tagsBefore, tags);
