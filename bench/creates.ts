@@ -27,6 +27,8 @@ import { benchEnv, scratchDatabase, serveProcess } from './common.js';
  * BENCH_CREATE_ROUNDS runs the load that many times and prints each. BENCH_CREATE_TRIGGERS=5 makes
  * that many active triggers on ticket.created first and runs the trigger worker beside the requests,
  * as `ticketing serve` does (BENCH_CREATE_TRIGGERS_MATCHING of them match every create and tag it).
+ * BENCH_SLA_POLICIES=2 first creates two SLA policies (the first for urgent tickets only, the second
+ * for every ticket, with targets for each priority and warnings), so every create is matched and gets its clocks.
  */
 const serverUrl = isPostgresUrl(process.env.DATABASE_URL) ? process.env.DATABASE_URL! : undefined;
 const seconds = Number(process.env.BENCH_CREATE_SECONDS ?? 5);
@@ -64,6 +66,7 @@ async function main(): Promise<void> {
     // As `ticketing serve` does (server.ts): on PostgreSQL the search index's pending list is merged
     // by this job, not by the creates (its CPU counts in this process's and the backends').
     searchIndexJob = startSearchIndexJob({ store, log: app.log });
+    await createSlaPolicies(baseUrl, key, Number(process.env.BENCH_SLA_POLICIES ?? 0));
     for (let i = 0; i < triggers; i++) {
       const conditions = i < matching ? {} : { all: [{ field: 'priority', operator: 'is', value: 'urgent' }, { field: 'tags', operator: 'includes_any', value: [`rule-${i}`] }] };
       const res = await fetch(`${baseUrl}/v1/triggers`, {
@@ -126,6 +129,21 @@ async function main(): Promise<void> {
     await scratch?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** `count` SLA policies through the API: the first for urgent tickets, the others for all. */
+async function createSlaPolicies(baseUrl: string, key: string, count: number): Promise<void> {
+  const targets = ['low', 'medium', 'high', 'urgent'].map((priority) => ({ priority, first_response_minutes: 60, next_response_minutes: 120, resolution_minutes: 480, warning_minutes: 15 }));
+  for (let i = 0; i < count; i++) {
+    const conditions = i === 0 ? { all: [{ field: 'priority', operator: 'is', value: 'urgent' }] } : {};
+    const res = await fetch(`${baseUrl}/v1/sla-policies`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `Policy ${i}`, position: i, conditions, targets }),
+    });
+    if (res.status !== 201) throw new Error(`SLA policy: ${res.status} ${await res.text()}`);
+  }
+  if (count > 0) process.stdout.write(`${count} SLA policies active\n`);
 }
 
 /** CPU time so far of each PostgreSQL backend connected to the database `url` names, by pid (Linux /proc; empty elsewhere). */

@@ -706,6 +706,118 @@ export interface paths {
         patch: operations["updateAutomation"];
         trace?: never;
     };
+    "/v1/sla-policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the SLA policies in the order they are tried
+         * @description Requires an API key with the scope `sla:read`.
+         */
+        get: operations["listSlaPolicies"];
+        put?: never;
+        /**
+         * Create an SLA policy
+         * @description Policies are tried in ascending position; the first whose conditions match a ticket gives it its clocks (docs/api-behaviour.md, SLA policies). At most MAX_SLA_POLICIES_PER_ORG (default 50) per organization (422 past it).
+         *
+         *     Requires an API key with the scope `sla:write`.
+         */
+        post: operations["createSlaPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sla-policies/{sla_policy_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an SLA policy
+         * @description Requires an API key with the scope `sla:read`.
+         */
+        get: operations["getSlaPolicy"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an SLA policy
+         * @description Requires an API key with the scope `sla:delete`.
+         */
+        delete: operations["deleteSlaPolicy"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an SLA policy (partial)
+         * @description Tickets take the change at their next change (a ticket's clocks are recomputed when its priority or policy changes, keeping time used).
+         *
+         *     Requires an API key with the scope `sla:write`.
+         */
+        patch: operations["updateSlaPolicy"];
+        trace?: never;
+    };
+    "/v1/business-hours": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organization's business-hours calendars, oldest first
+         * @description Requires an API key with the scope `sla:read`.
+         */
+        get: operations["listBusinessHours"];
+        put?: never;
+        /**
+         * Create a business-hours calendar
+         * @description Weekly hours and holidays in one IANA time zone, which SLA policies count time in. At most MAX_BUSINESS_HOURS_PER_ORG (default 100) per organization (422 past it).
+         *
+         *     Requires an API key with the scope `sla:write`.
+         */
+        post: operations["createBusinessHours"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/business-hours/{business_hours_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a business-hours calendar
+         * @description Requires an API key with the scope `sla:read`.
+         */
+        get: operations["getBusinessHours"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a business-hours calendar
+         * @description 409 while an SLA policy uses it.
+         *
+         *     Requires an API key with the scope `sla:delete`.
+         */
+        delete: operations["deleteBusinessHours"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a business-hours calendar (partial; weekly and holidays are replaced whole)
+         * @description Requires an API key with the scope `sla:write`.
+         */
+        patch: operations["updateBusinessHours"];
+        trace?: never;
+    };
     "/v1/tickets/{ticket_id}/comments": {
         parameters: {
             query?: never;
@@ -1576,6 +1688,26 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        BusinessHours: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            time_zone: string;
+            weekly: {
+                /** @enum {string} */
+                day: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
+                start: string;
+                end: string;
+            }[];
+            holidays: {
+                date: string;
+                name?: string;
+            }[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
         Comment: {
             /** Format: uuid */
             id: string;
@@ -1648,7 +1780,7 @@ export interface components {
              */
             role: "admin" | "readonly";
             /** @description resource:action scopes */
-            scopes?: ("tickets:read" | "tickets:write" | "tickets:delete" | "comments:read" | "comments:write" | "comments:delete" | "attachments:read" | "attachments:write" | "attachments:delete" | "customers:read" | "customers:write" | "customers:delete" | "teams:read" | "teams:write" | "teams:delete" | "users:read" | "users:write" | "users:delete" | "dashboard:read" | "events:read" | "webhooks:read" | "webhooks:write" | "webhooks:delete" | "fields:read" | "fields:write" | "fields:delete" | "mailboxes:read" | "mailboxes:write" | "mailboxes:delete" | "views:read" | "views:write" | "views:delete" | "macros:read" | "macros:write" | "macros:delete" | "automations:read" | "automations:write" | "automations:delete")[];
+            scopes?: ("tickets:read" | "tickets:write" | "tickets:delete" | "comments:read" | "comments:write" | "comments:delete" | "attachments:read" | "attachments:write" | "attachments:delete" | "customers:read" | "customers:write" | "customers:delete" | "teams:read" | "teams:write" | "teams:delete" | "users:read" | "users:write" | "users:delete" | "dashboard:read" | "events:read" | "webhooks:read" | "webhooks:write" | "webhooks:delete" | "fields:read" | "fields:write" | "fields:delete" | "mailboxes:read" | "mailboxes:write" | "mailboxes:delete" | "views:read" | "views:write" | "views:delete" | "macros:read" | "macros:write" | "macros:delete" | "automations:read" | "automations:write" | "automations:delete" | "sla:read" | "sla:write" | "sla:delete")[];
             /**
              * Format: uuid
              * @description The user (agent) the key is issued to; must be a user of the organization
@@ -1796,6 +1928,65 @@ export interface components {
                      */
                     is_internal?: boolean;
                 };
+            }[];
+        };
+        /**
+         * @example {
+         *       "name": "Berlin office",
+         *       "time_zone": "Europe/Berlin",
+         *       "weekly": [
+         *         {
+         *           "day": "mon",
+         *           "start": "09:00",
+         *           "end": "17:00"
+         *         },
+         *         {
+         *           "day": "tue",
+         *           "start": "09:00",
+         *           "end": "17:00"
+         *         },
+         *         {
+         *           "day": "wed",
+         *           "start": "09:00",
+         *           "end": "17:00"
+         *         },
+         *         {
+         *           "day": "thu",
+         *           "start": "09:00",
+         *           "end": "17:00"
+         *         },
+         *         {
+         *           "day": "fri",
+         *           "start": "09:00",
+         *           "end": "17:00"
+         *         }
+         *       ],
+         *       "holidays": [
+         *         {
+         *           "date": "2026-12-25",
+         *           "name": "Christmas Day"
+         *         }
+         *       ]
+         *     }
+         */
+        CreateBusinessHoursRequest: {
+            name: string;
+            /** @description An IANA time zone name, e.g. Europe/Berlin; hours and holidays are local to it, DST included */
+            time_zone: string;
+            /** @description Business hours, [start, end) per weekday; several a day allowed, not overlapping; at least one. At most 50. */
+            weekly: {
+                /** @enum {string} */
+                day: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
+                /** @description HH:MM, local wall-clock time */
+                start: string;
+                /** @description HH:MM after start; 24:00 is the end of the day */
+                end: string;
+            }[];
+            /** @description Distinct dates, at most 400 */
+            holidays?: {
+                /** @description A local date (YYYY-MM-DD) in the calendar's time zone: no business hours that day */
+                date: string;
+                name?: string;
             }[];
         };
         /**
@@ -2039,6 +2230,87 @@ export interface components {
         };
         /**
          * @example {
+         *       "name": "Urgent tickets",
+         *       "position": 0,
+         *       "conditions": {
+         *         "all": [
+         *           {
+         *             "field": "priority",
+         *             "operator": "in",
+         *             "value": [
+         *               "high",
+         *               "urgent"
+         *             ]
+         *           }
+         *         ],
+         *         "any": []
+         *       },
+         *       "business_hours_id": null,
+         *       "targets": [
+         *         {
+         *           "priority": "urgent",
+         *           "first_response_minutes": 30,
+         *           "next_response_minutes": 60,
+         *           "resolution_minutes": 240,
+         *           "warning_minutes": 10
+         *         },
+         *         {
+         *           "priority": "high",
+         *           "first_response_minutes": 120,
+         *           "next_response_minutes": 240,
+         *           "resolution_minutes": 1440,
+         *           "warning_minutes": 30
+         *         }
+         *       ]
+         *     }
+         */
+        CreateSlaPolicyRequest: {
+            name: string;
+            /** @description Policies are tried in ascending position (ties: oldest first); the first whose conditions match applies */
+            position?: number;
+            /** @description At most 20 conditions per list; fields and operators: docs/api-behaviour.md, "Views and conditions". */
+            conditions: {
+                /** @description Every one must hold. */
+                all?: {
+                    /** @example status */
+                    field: string;
+                    /** @example in */
+                    operator: string;
+                    value: (string | number | boolean | null) | (string | number)[];
+                }[];
+                /** @description At least one must hold (when not empty). */
+                any?: {
+                    /** @example status */
+                    field: string;
+                    /** @example in */
+                    operator: string;
+                    value: (string | number | boolean | null) | (string | number)[];
+                }[];
+            };
+            /**
+             * Format: uuid
+             * @description A business-hours calendar (GET /v1/business-hours): time counts only within its hours; null: every minute counts
+             */
+            business_hours_id?: string | null;
+            /** @description One per priority; a ticket of a priority without a target has no clocks under this policy */
+            targets: {
+                /** @enum {string} */
+                priority: "low" | "medium" | "high" | "urgent";
+                /** @description Business minutes to the first public agent comment; null: no first-response clock */
+                first_response_minutes?: number | null;
+                /** @description Business minutes from a customer's reply to the agent's next public comment; null: none */
+                next_response_minutes?: number | null;
+                /** @description Business minutes to resolved (or closed); null: no resolution clock */
+                resolution_minutes?: number | null;
+                /**
+                 * @description sla.warning fires this many business minutes before each due time; 0: no warning
+                 * @default 0
+                 */
+                warning_minutes?: number;
+            }[];
+        };
+        /**
+         * @example {
          *       "name": "Billing",
          *       "description": "Invoices, refunds and payment methods"
          *     }
@@ -2276,10 +2548,10 @@ export interface components {
             /** @description The order of the view's tickets; ties broken by ticket_number in the same order */
             sort?: {
                 /**
-                 * @description priority sorts low < medium < high < urgent; tickets without a due date sort after those with one (asc)
+                 * @description priority sorts low < medium < high < urgent; tickets without a due date (due_date) or a running SLA clock (sla_next_due_at) sort after those with one (asc)
                  * @enum {string}
                  */
-                by: "created_at" | "updated_at" | "priority" | "due_date" | "ticket_number";
+                by: "created_at" | "updated_at" | "priority" | "due_date" | "ticket_number" | "sla_next_due_at";
                 /** @enum {string} */
                 order: "asc" | "desc";
             };
@@ -2298,7 +2570,7 @@ export interface components {
             /** @description An https:// URL on a public address (http:// and private addresses only with WEBHOOKS_ALLOW_PRIVATE=true) */
             url: string;
             /** @description The event types to deliver, or ["*"] for all of them (new types included) */
-            events: ("ticket.created" | "ticket.updated" | "ticket.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "attachment.created" | "attachment.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "team.created" | "team.updated" | "team.deleted" | "team.member_added" | "team.member_removed" | "user.created" | "user.updated" | "user.deleted" | "api_key.created" | "api_key.updated" | "api_key.revoked" | "*")[];
+            events: ("ticket.created" | "ticket.updated" | "ticket.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "attachment.created" | "attachment.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "team.created" | "team.updated" | "team.deleted" | "team.member_added" | "team.member_removed" | "user.created" | "user.updated" | "user.deleted" | "api_key.created" | "api_key.updated" | "api_key.revoked" | "sla.warning" | "sla.breached" | "sla.fulfilled" | "*")[];
             description?: string | null;
         };
         CreatedApiKey: {
@@ -2571,7 +2843,15 @@ export interface components {
          *           "seats": 12
          *         },
          *         "channel": "api",
-         *         "email": null
+         *         "email": null,
+         *         "sla": {
+         *           "policy_id": "2b7d4c1e-5a3f-4e2d-9c8b-7a6f5e4d3c2b",
+         *           "first_response_due_at": null,
+         *           "next_response_due_at": null,
+         *           "resolution_due_at": "2026-02-02T09:15:02.123Z",
+         *           "paused": false,
+         *           "breaches": []
+         *         }
          *       },
          *       "changes": {
          *         "status": {
@@ -2590,7 +2870,7 @@ export interface components {
             /** @description The event's place in the change feed: pass it as `after` to read what follows it */
             cursor: string;
             /** @enum {string} */
-            type: "ticket.created" | "ticket.updated" | "ticket.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "attachment.created" | "attachment.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "team.created" | "team.updated" | "team.deleted" | "team.member_added" | "team.member_removed" | "user.created" | "user.updated" | "user.deleted" | "api_key.created" | "api_key.updated" | "api_key.revoked";
+            type: "ticket.created" | "ticket.updated" | "ticket.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "attachment.created" | "attachment.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "team.created" | "team.updated" | "team.deleted" | "team.member_added" | "team.member_removed" | "user.created" | "user.updated" | "user.deleted" | "api_key.created" | "api_key.updated" | "api_key.revoked" | "sla.warning" | "sla.breached" | "sla.fulfilled";
             /**
              * Format: date-time
              * @description When the change was made: the record's own created_at or updated_at where it has one
@@ -2971,6 +3251,42 @@ export interface components {
             /** @description Send it as the X-CSRF-Token header with every request that changes something (POST, PUT, PATCH, DELETE) made with the session cookie */
             csrf_token: string;
         };
+        SlaPolicy: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            position: number;
+            conditions: {
+                all: {
+                    /** @example status */
+                    field: string;
+                    /** @example in */
+                    operator: string;
+                    value: (string | number | boolean | null) | (string | number)[];
+                }[];
+                any: {
+                    /** @example status */
+                    field: string;
+                    /** @example in */
+                    operator: string;
+                    value: (string | number | boolean | null) | (string | number)[];
+                }[];
+            };
+            /** Format: uuid */
+            business_hours_id: string | null;
+            targets: {
+                /** @enum {string} */
+                priority: "low" | "medium" | "high" | "urgent";
+                first_response_minutes: number | null;
+                next_response_minutes: number | null;
+                resolution_minutes: number | null;
+                warning_minutes: number;
+            }[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
         /**
          * @example {
          *       "tag": "billing",
@@ -3044,7 +3360,15 @@ export interface components {
          *         "seats": 12
          *       },
          *       "channel": "api",
-         *       "email": null
+         *       "email": null,
+         *       "sla": {
+         *         "policy_id": "2b7d4c1e-5a3f-4e2d-9c8b-7a6f5e4d3c2b",
+         *         "first_response_due_at": null,
+         *         "next_response_due_at": null,
+         *         "resolution_due_at": "2026-02-02T09:15:02.123Z",
+         *         "paused": false,
+         *         "breaches": []
+         *       }
          *     }
          */
         Ticket: {
@@ -3110,6 +3434,36 @@ export interface components {
                 cc: string[];
                 /** @description Sent by a machine (an auto-reply, a list, a bounce): kept, but it never reopens a ticket nor gets an acknowledgement */
                 automated: boolean;
+            } | null;
+            /** @description The ticket's SLA clocks (docs/api-behaviour.md, SLA policies); null when no policy applies */
+            sla: {
+                /**
+                 * Format: uuid
+                 * @description The SLA policy that applies (the first whose conditions the ticket met at its last change)
+                 */
+                policy_id: string;
+                /**
+                 * Format: date-time
+                 * @description Null when fulfilled, paused, or without a target
+                 */
+                first_response_due_at: string | null;
+                /**
+                 * Format: date-time
+                 * @description Running from a customer's reply until the agent's next public comment
+                 */
+                next_response_due_at: string | null;
+                /** Format: date-time */
+                resolution_due_at: string | null;
+                /** @description True while no clock runs: the ticket is pending (or resolved, closed) */
+                paused: boolean;
+                breaches: {
+                    /** @enum {string} */
+                    metric: "first_response" | "next_response" | "resolution";
+                    /** Format: date-time */
+                    due_at: string;
+                    /** Format: date-time */
+                    breached_at: string;
+                }[];
             } | null;
         };
         /**
@@ -3210,7 +3564,7 @@ export interface components {
             /** @description A label for people; grants nothing */
             name?: string;
             /** @description resource:action scopes */
-            scopes?: ("tickets:read" | "tickets:write" | "tickets:delete" | "comments:read" | "comments:write" | "comments:delete" | "attachments:read" | "attachments:write" | "attachments:delete" | "customers:read" | "customers:write" | "customers:delete" | "teams:read" | "teams:write" | "teams:delete" | "users:read" | "users:write" | "users:delete" | "dashboard:read" | "events:read" | "webhooks:read" | "webhooks:write" | "webhooks:delete" | "fields:read" | "fields:write" | "fields:delete" | "mailboxes:read" | "mailboxes:write" | "mailboxes:delete" | "views:read" | "views:write" | "views:delete" | "macros:read" | "macros:write" | "macros:delete" | "automations:read" | "automations:write" | "automations:delete")[];
+            scopes?: ("tickets:read" | "tickets:write" | "tickets:delete" | "comments:read" | "comments:write" | "comments:delete" | "attachments:read" | "attachments:write" | "attachments:delete" | "customers:read" | "customers:write" | "customers:delete" | "teams:read" | "teams:write" | "teams:delete" | "users:read" | "users:write" | "users:delete" | "dashboard:read" | "events:read" | "webhooks:read" | "webhooks:write" | "webhooks:delete" | "fields:read" | "fields:write" | "fields:delete" | "mailboxes:read" | "mailboxes:write" | "mailboxes:delete" | "views:read" | "views:write" | "views:delete" | "macros:read" | "macros:write" | "macros:delete" | "automations:read" | "automations:write" | "automations:delete" | "sla:read" | "sla:write" | "sla:delete")[];
             /**
              * Format: uuid
              * @description The user (agent) the key is issued to; must be a user of the organization
@@ -3280,6 +3634,36 @@ export interface components {
             })[];
             /** @description Inactive ones never run (default true) */
             active?: boolean;
+        };
+        /**
+         * @example {
+         *       "holidays": [
+         *         {
+         *           "date": "2026-12-26",
+         *           "name": "Boxing Day"
+         *         }
+         *       ]
+         *     }
+         */
+        UpdateBusinessHoursRequest: {
+            name?: string;
+            /** @description An IANA time zone name, e.g. Europe/Berlin; hours and holidays are local to it, DST included */
+            time_zone?: string;
+            /** @description Business hours, [start, end) per weekday; several a day allowed, not overlapping; at least one. At most 50. */
+            weekly?: {
+                /** @enum {string} */
+                day: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
+                /** @description HH:MM, local wall-clock time */
+                start: string;
+                /** @description HH:MM after start; 24:00 is the end of the day */
+                end: string;
+            }[];
+            /** @description Distinct dates, at most 400 */
+            holidays?: {
+                /** @description A local date (YYYY-MM-DD) in the calendar's time zone: no business hours that day */
+                date: string;
+                name?: string;
+            }[];
         };
         /**
          * @example {
@@ -3446,6 +3830,56 @@ export interface components {
              * @enum {string}
              */
             state?: "active" | "paused";
+        };
+        /**
+         * @example {
+         *       "position": 1
+         *     }
+         */
+        UpdateSlaPolicyRequest: {
+            name?: string;
+            /** @description Policies are tried in ascending position (ties: oldest first); the first whose conditions match applies */
+            position?: number;
+            /** @description At most 20 conditions per list; fields and operators: docs/api-behaviour.md, "Views and conditions". */
+            conditions?: {
+                /** @description Every one must hold. */
+                all?: {
+                    /** @example status */
+                    field: string;
+                    /** @example in */
+                    operator: string;
+                    value: (string | number | boolean | null) | (string | number)[];
+                }[];
+                /** @description At least one must hold (when not empty). */
+                any?: {
+                    /** @example status */
+                    field: string;
+                    /** @example in */
+                    operator: string;
+                    value: (string | number | boolean | null) | (string | number)[];
+                }[];
+            };
+            /**
+             * Format: uuid
+             * @description A business-hours calendar (GET /v1/business-hours): time counts only within its hours; null: every minute counts
+             */
+            business_hours_id?: string | null;
+            /** @description One per priority; a ticket of a priority without a target has no clocks under this policy */
+            targets?: {
+                /** @enum {string} */
+                priority: "low" | "medium" | "high" | "urgent";
+                /** @description Business minutes to the first public agent comment; null: no first-response clock */
+                first_response_minutes?: number | null;
+                /** @description Business minutes from a customer's reply to the agent's next public comment; null: none */
+                next_response_minutes?: number | null;
+                /** @description Business minutes to resolved (or closed); null: no resolution clock */
+                resolution_minutes?: number | null;
+                /**
+                 * @description sla.warning fires this many business minutes before each due time; 0: no warning
+                 * @default 0
+                 */
+                warning_minutes?: number;
+            }[];
         };
         /**
          * @example {
@@ -3622,10 +4056,10 @@ export interface components {
             /** @description The order of the view's tickets; ties broken by ticket_number in the same order */
             sort?: {
                 /**
-                 * @description priority sorts low < medium < high < urgent; tickets without a due date sort after those with one (asc)
+                 * @description priority sorts low < medium < high < urgent; tickets without a due date (due_date) or a running SLA clock (sla_next_due_at) sort after those with one (asc)
                  * @enum {string}
                  */
-                by: "created_at" | "updated_at" | "priority" | "due_date" | "ticket_number";
+                by: "created_at" | "updated_at" | "priority" | "due_date" | "ticket_number" | "sla_next_due_at";
                 /** @enum {string} */
                 order: "asc" | "desc";
             };
@@ -3639,7 +4073,7 @@ export interface components {
             /** @description An https:// URL on a public address (http:// and private addresses only with WEBHOOKS_ALLOW_PRIVATE=true) */
             url?: string;
             /** @description The event types to deliver, or ["*"] for all of them (new types included) */
-            events?: ("ticket.created" | "ticket.updated" | "ticket.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "attachment.created" | "attachment.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "team.created" | "team.updated" | "team.deleted" | "team.member_added" | "team.member_removed" | "user.created" | "user.updated" | "user.deleted" | "api_key.created" | "api_key.updated" | "api_key.revoked" | "*")[];
+            events?: ("ticket.created" | "ticket.updated" | "ticket.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "attachment.created" | "attachment.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "team.created" | "team.updated" | "team.deleted" | "team.member_added" | "team.member_removed" | "user.created" | "user.updated" | "user.deleted" | "api_key.created" | "api_key.updated" | "api_key.revoked" | "sla.warning" | "sla.breached" | "sla.fulfilled" | "*")[];
             description?: string | null;
             /**
              * @description Pause, or resume (also an endpoint the service disabled)
@@ -3728,10 +4162,10 @@ export interface components {
             /** @description The order of the view's tickets; ties broken by ticket_number in the same order */
             sort: {
                 /**
-                 * @description priority sorts low < medium < high < urgent; tickets without a due date sort after those with one (asc)
+                 * @description priority sorts low < medium < high < urgent; tickets without a due date (due_date) or a running SLA clock (sla_next_due_at) sort after those with one (asc)
                  * @enum {string}
                  */
-                by: "created_at" | "updated_at" | "priority" | "due_date" | "ticket_number";
+                by: "created_at" | "updated_at" | "priority" | "due_date" | "ticket_number" | "sla_next_due_at";
                 /** @enum {string} */
                 order: "asc" | "desc";
             };
@@ -6904,6 +7338,533 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Automation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    listSlaPolicies: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 500 */
+                limit?: number;
+                /** @description Records to skip (same as skip), 0 to 100,000; to reach further, narrow the list with filters */
+                offset?: number;
+                /** @description Records to skip (same as offset), 0 to 100,000; to reach further, narrow the list with filters */
+                skip?: number;
+                /** @description Keyset paging: the opaque cursor from the `Link: <...>; rel="next"` header of the previous page; the page starts right after that page's last item, so items added or removed meanwhile are neither skipped nor repeated. Not with offset/skip. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The next page of the list (`<...>; rel="next"`, its `cursor` filled in), sent when this page is full */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SlaPolicy"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    createSlaPolicy: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer without doing the work again; with another body it is 422; while the first is still running, 409. 1 to 255 visible ASCII characters, e.g. a fresh UUID per operation; a quoted string ("...") names the same key as without quotes. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Urgent tickets",
+                 *       "position": 0,
+                 *       "conditions": {
+                 *         "all": [
+                 *           {
+                 *             "field": "priority",
+                 *             "operator": "in",
+                 *             "value": [
+                 *               "high",
+                 *               "urgent"
+                 *             ]
+                 *           }
+                 *         ],
+                 *         "any": []
+                 *       },
+                 *       "business_hours_id": null,
+                 *       "targets": [
+                 *         {
+                 *           "priority": "urgent",
+                 *           "first_response_minutes": 30,
+                 *           "next_response_minutes": 60,
+                 *           "resolution_minutes": 240,
+                 *           "warning_minutes": 10
+                 *         },
+                 *         {
+                 *           "priority": "high",
+                 *           "first_response_minutes": 120,
+                 *           "next_response_minutes": 240,
+                 *           "resolution_minutes": 1440,
+                 *           "warning_minutes": 30
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateSlaPolicyRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this answer is the stored answer of an earlier request with the same Idempotency-Key (a secret it held shown once is null) */
+                    "Idempotent-Replayed"?: "true";
+                    Location: components["headers"]["CreatedLocation"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SlaPolicy"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    getSlaPolicy: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the copy the client holds: 304 Not Modified (no body) while it is still current */
+                "if-none-match"?: string;
+            };
+            path: {
+                sla_policy_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The version of this representation: send it back in If-None-Match (GET) or If-Match (PATCH, DELETE) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SlaPolicy"];
+                };
+            };
+            /** @description Not Modified: the copy named in If-None-Match is current (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    deleteSlaPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sla_policy_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    updateSlaPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sla_policy_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "position": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateSlaPolicyRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The version of this representation: send it back in If-None-Match (GET) or If-Match (PATCH, DELETE) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SlaPolicy"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    listBusinessHours: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 500 */
+                limit?: number;
+                /** @description Records to skip (same as skip), 0 to 100,000; to reach further, narrow the list with filters */
+                offset?: number;
+                /** @description Records to skip (same as offset), 0 to 100,000; to reach further, narrow the list with filters */
+                skip?: number;
+                /** @description Keyset paging: the opaque cursor from the `Link: <...>; rel="next"` header of the previous page; the page starts right after that page's last item, so items added or removed meanwhile are neither skipped nor repeated. Not with offset/skip. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The next page of the list (`<...>; rel="next"`, its `cursor` filled in), sent when this page is full */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BusinessHours"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    createBusinessHours: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the POST safe to retry: the same key with the same request within 24 hours replays the first answer without doing the work again; with another body it is 422; while the first is still running, 409. 1 to 255 visible ASCII characters, e.g. a fresh UUID per operation; a quoted string ("...") names the same key as without quotes. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Berlin office",
+                 *       "time_zone": "Europe/Berlin",
+                 *       "weekly": [
+                 *         {
+                 *           "day": "mon",
+                 *           "start": "09:00",
+                 *           "end": "17:00"
+                 *         },
+                 *         {
+                 *           "day": "tue",
+                 *           "start": "09:00",
+                 *           "end": "17:00"
+                 *         },
+                 *         {
+                 *           "day": "wed",
+                 *           "start": "09:00",
+                 *           "end": "17:00"
+                 *         },
+                 *         {
+                 *           "day": "thu",
+                 *           "start": "09:00",
+                 *           "end": "17:00"
+                 *         },
+                 *         {
+                 *           "day": "fri",
+                 *           "start": "09:00",
+                 *           "end": "17:00"
+                 *         }
+                 *       ],
+                 *       "holidays": [
+                 *         {
+                 *           "date": "2026-12-25",
+                 *           "name": "Christmas Day"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateBusinessHoursRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description `true` when this answer is the stored answer of an earlier request with the same Idempotency-Key (a secret it held shown once is null) */
+                    "Idempotent-Replayed"?: "true";
+                    Location: components["headers"]["CreatedLocation"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BusinessHours"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    getBusinessHours: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the copy the client holds: 304 Not Modified (no body) while it is still current */
+                "if-none-match"?: string;
+            };
+            path: {
+                business_hours_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The version of this representation: send it back in If-None-Match (GET) or If-Match (PATCH, DELETE) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BusinessHours"];
+                };
+            };
+            /** @description Not Modified: the copy named in If-None-Match is current (no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    deleteBusinessHours: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                business_hours_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    updateBusinessHours: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                business_hours_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "holidays": [
+                 *         {
+                 *           "date": "2026-12-26",
+                 *           "name": "Boxing Day"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateBusinessHoursRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The version of this representation: send it back in If-None-Match (GET) or If-Match (PATCH, DELETE) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BusinessHours"];
                 };
             };
             400: components["responses"]["BadRequest"];

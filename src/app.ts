@@ -35,6 +35,8 @@ import { ticketFieldsRoutes } from './modules/ticket-fields/ticket-fields.routes
 import { viewsRoutes } from './modules/views/views.routes.js';
 import { macrosRoutes } from './modules/macros/macros.routes.js';
 import { automationsRoutes } from './modules/automations/automations.routes.js';
+import { slaPoliciesRoutes } from './modules/sla/sla-policies.routes.js';
+import { businessHoursRoutes } from './modules/business-hours/business-hours.routes.js';
 import { handlePageError, isPortalPageUrl } from './modules/portal/portal.pages.js';
 import { portalRoutes } from './modules/portal/portal.routes.js';
 import { ticketsRoutes } from './modules/tickets/tickets.routes.js';
@@ -112,6 +114,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(jobsRoutes, deps);
 
   await app.register(automationsRoutes, deps);
+  await app.register(slaPoliciesRoutes, deps);
+  await app.register(businessHoursRoutes, deps);
   // Mail about tickets is signed with one key per installation; public agent comments are mailed.
   const mailer = { messageIds: createMessageIds(deps.config), publicUrl: deps.config.publicUrl };
   await app.register(commentsRoutes, { ...deps, mailer });

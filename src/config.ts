@@ -5,9 +5,11 @@ import { resolve } from 'node:path';
 import { isPostgresUrl } from './db/dialect.js';
 import type { SearchOptions } from './search/search-runner.js';
 import type { StoreTimeouts } from './db/store.js';
+import { WorkflowEnv, workflowConfig, type WorkflowConfig } from './config.workflow.js';
 
 /** Environment variables the service reads, validated once at start. */
 const EnvSchema = Type.Object({
+  ...WorkflowEnv,
   HOST: Type.String({ default: '127.0.0.1' }),
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
   DATA_DIR: Type.String({ default: './data' }),
@@ -57,22 +59,15 @@ const EnvSchema = Type.Object({
   WEBHOOKS_POLL_INTERVAL_MS: Type.Integer({ minimum: 10, maximum: 600_000, default: 500 }),
   WEBHOOKS_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 1000, default: 8 }),
   CORS_ORIGINS: Type.Optional(Type.String()),
-  // The live stream and presence (docs/api-behaviour.md#live-stream-and-presence).
-  LIVE_STREAMS_PER_PRINCIPAL: Type.Integer({ minimum: 1, maximum: 1000, default: 8 }),
-  LIVE_STREAMS_PER_ORG: Type.Integer({ minimum: 1, maximum: 100_000, default: 500 }),
-  LIVE_POLL_INTERVAL_MS: Type.Integer({ minimum: 10, maximum: 60_000, default: 250 }),
-  LIVE_HEARTBEAT_MS: Type.Integer({ minimum: 100, maximum: 300_000, default: 15_000 }),
-  LIVE_PRESENCE_TTL_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 45_000 }),
   // Collections one organization can grow are bounded (docs/operations.md#bounded-collections).
   MAX_API_KEYS_PER_ORG: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1_000 }),
   MAX_WEBHOOKS_PER_ORG: Type.Integer({ minimum: 1, maximum: 100_000, default: 100 }),
   MAX_VIEWS_PER_ORG: Type.Integer({ minimum: 1, maximum: 100_000, default: 200 }),
   MAX_MACROS_PER_ORG: Type.Integer({ minimum: 1, maximum: 100_000, default: 500 }),
-  VIEWS_COUNTS_MAX_AGE_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 30_000 }),
   MAX_TRIGGERS_PER_ORG: Type.Integer({ minimum: 1, maximum: 100_000, default: 100 }),
   MAX_AUTOMATIONS_PER_ORG: Type.Integer({ minimum: 1, maximum: 100_000, default: 100 }),
-  // Automations (docs/api-behaviour.md#triggers-and-automations): how often they are checked.
-  AUTOMATIONS_INTERVAL_MS: Type.Integer({ minimum: 1_000, maximum: 86_400_000, default: 60_000 }),
+  MAX_SLA_POLICIES_PER_ORG: Type.Integer({ minimum: 1, maximum: 1_000, default: 50 }),
+  MAX_BUSINESS_HOURS_PER_ORG: Type.Integer({ minimum: 1, maximum: 100_000, default: 100 }),
   API_KEYS_RETENTION_DAYS: Type.Integer({ minimum: 0, maximum: 36_500, default: 30 }),
   // The email channel (docs/operations.md#email).
   MAIL_ALLOW_PRIVATE: Type.Boolean({ default: false }),
@@ -85,9 +80,6 @@ const EnvSchema = Type.Object({
   MAIL_SEND_TIMEOUT_MS: Type.Integer({ minimum: 1_000, maximum: 600_000, default: 30_000 }),
   MAIL_RETRY_SCHEDULE: Type.String({ default: '1m,5m,30m,2h,6h,12h' }),
   MAIL_DOMAIN: Type.Optional(Type.String({ minLength: 1, maxLength: 253, pattern: '^[A-Za-z0-9.-]+$' })),
-  // Bulk jobs (docs/api-behaviour.md#bulk-changes-and-jobs): idle look-ups, and a dead process's lease.
-  JOBS_POLL_INTERVAL_MS: Type.Integer({ minimum: 10, maximum: 600_000, default: 500 }),
-  JOBS_LEASE_MS: Type.Integer({ minimum: 1_000, maximum: 3_600_000, default: 30_000 }),
   // Search (docs/operations.md#search).
   SEARCH_TIMEOUT_MS: Type.Integer({ minimum: 10, maximum: 600_000, default: 800 }),
   SEARCH_CONCURRENCY: Type.Integer({ minimum: 0, maximum: 64, default: 4 }),
@@ -97,7 +89,7 @@ const EnvSchema = Type.Object({
   METRICS_HOST: Type.String({ default: '127.0.0.1' }),
 });
 
-export interface Config {
+export interface Config extends WorkflowConfig {
   host: string;
   port: number;
   dataDir: string;
@@ -167,12 +159,8 @@ export interface Config {
   dashboardCompactionIntervalMs: number;
   webhooks: WebhookConfig;
   mail: MailConfig;
-  /** Bulk jobs: how often an idle process looks for items, and how long a claimed batch stays its own. */
-  jobs: { pollIntervalMs: number; leaseMs: number };
   /** Browser origins allowed to call the API (CORS): any (`*`), a list, or none (null: CORS off). */
   corsOrigins: '*' | string[] | null;
-  /** Open streams per key or user and per organization (per process); how often other processes' events are looked for; heartbeat and presence lifetimes. */
-  live: { streamsPerPrincipal: number; streamsPerOrg: number; pollIntervalMs: number; heartbeatMs: number; presenceTtlMs: number };
   /** The most records of each bounded collection one organization may hold (src/limits/collection-caps.ts). */
   caps: {
     /** Active (neither revoked nor expired) API keys. */
@@ -183,11 +171,11 @@ export interface Config {
     macros: number;
     triggers: number;
     automations: number;
+    /** SLA policies (each is tried on every ticket change, in memory). */
+    slaPolicies: number;
+    /** Business-hours calendars. */
+    businessHours: number;
   };
-  /** How old `GET /v1/views/counts` may answer from each process's memory; 0: counted on every request. */
-  viewsCountsMaxAgeMs: number;
-  /** How often automations are checked (automations.job.ts). */
-  automationsIntervalMs: number;
   /** Revoked keys are deleted this many days after revocation, expired ones this long after expiry; 0 keeps them. */
   apiKeysRetentionDays: number;
   /** Time budget of a search, searches at once (SQLite worker threads, PostgreSQL connections), and per organization. */
@@ -383,6 +371,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const postgres = isPostgresUrl(e.DATABASE_URL);
   const publicUrl = trimSlash(e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT}`);
   return {
+    ...workflowConfig(e),
     host: e.HOST,
     port: e.PORT,
     dataDir: resolve(e.DATA_DIR),
@@ -448,12 +437,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryDelaysMs: parseRetrySchedule(e.MAIL_RETRY_SCHEDULE, 'MAIL_RETRY_SCHEDULE'),
       smtpListener: e.MAIL_SMTP_PORT === undefined ? null : { host: e.MAIL_SMTP_HOST ?? e.HOST, port: e.MAIL_SMTP_PORT },
     },
-    jobs: { pollIntervalMs: e.JOBS_POLL_INTERVAL_MS, leaseMs: e.JOBS_LEASE_MS },
     corsOrigins: parseCorsOrigins(e.CORS_ORIGINS),
-    live: { streamsPerPrincipal: e.LIVE_STREAMS_PER_PRINCIPAL, streamsPerOrg: e.LIVE_STREAMS_PER_ORG, pollIntervalMs: e.LIVE_POLL_INTERVAL_MS, heartbeatMs: e.LIVE_HEARTBEAT_MS, presenceTtlMs: e.LIVE_PRESENCE_TTL_MS },
-    caps: { apiKeys: e.MAX_API_KEYS_PER_ORG, webhooks: e.MAX_WEBHOOKS_PER_ORG, views: e.MAX_VIEWS_PER_ORG, macros: e.MAX_MACROS_PER_ORG, triggers: e.MAX_TRIGGERS_PER_ORG, automations: e.MAX_AUTOMATIONS_PER_ORG },
-    automationsIntervalMs: e.AUTOMATIONS_INTERVAL_MS,
-    viewsCountsMaxAgeMs: e.VIEWS_COUNTS_MAX_AGE_MS,
+    caps: { apiKeys: e.MAX_API_KEYS_PER_ORG, webhooks: e.MAX_WEBHOOKS_PER_ORG, views: e.MAX_VIEWS_PER_ORG, macros: e.MAX_MACROS_PER_ORG, triggers: e.MAX_TRIGGERS_PER_ORG, automations: e.MAX_AUTOMATIONS_PER_ORG, businessHours: e.MAX_BUSINESS_HOURS_PER_ORG, slaPolicies: e.MAX_SLA_POLICIES_PER_ORG },
     apiKeysRetentionDays: e.API_KEYS_RETENTION_DAYS,
     search: {
       timeoutMs: e.SEARCH_TIMEOUT_MS,

@@ -13,6 +13,7 @@ import { startWebhookWorker } from './modules/webhooks/webhooks.worker.js';
 import { createMessageIds } from './modules/mail/mail.message-ids.js';
 import { startMailOutbox } from './modules/mail/mail.outbox.worker.js';
 import { startAttachmentRecovery } from './modules/mail/mail.attachments.recovery.js';
+import { startSlaSweeper } from './modules/sla/sla.sweeper.js';
 import { startSmtpListener } from './modules/mail/mail.smtp-listener.js';
 import { startImapWorker } from './modules/mail/mail.imap.worker.js';
 import { startBulkWorker } from './modules/jobs/jobs.worker.js';
@@ -98,6 +99,8 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       startApiKeyRetention({ store, config, log: app.log }),
       startDashboardCompaction({ store, config, log: app.log }),
       startSearchIndexJob({ store, log: app.log }),
+      // SLA deadlines: one process of a fleet at a time (leased).
+      startSlaSweeper({ store, config, log: app.log }),
     );
     const mailer = { messageIds: createMessageIds(config), publicUrl: config.publicUrl };
     // IMAP mailboxes are read by every process in turn (leased one at a time); bulk jobs' items

@@ -146,8 +146,8 @@ describe('GET /v1/test', () => {
     expect(body.key_prefix).toHaveLength(16);
     // Every scope: the 19 of the resources and the dashboard, events:read, webhooks:read|write|delete,
     // fields:read|write|delete, mailboxes:read|write|delete, views:read|write|delete, macros:read|write|delete,
-    // automations:read|write|delete.
-    expect(body.scopes).toHaveLength(38);
+    // automations:read|write|delete, sla:read|write|delete.
+    expect(body.scopes).toHaveLength(41);
     expect(t.org.adminKey.startsWith(body.key_prefix)).toBe(true);
   });
 
@@ -165,8 +165,9 @@ describe('GET /v1/test', () => {
     expect(body.key_prefix).toBe(key.slice(0, 'key_ro_'.length + 6));
     expect(body.scopes).toEqual([...READ_SCOPES]);
     expect(body.scopes.every((s) => s.endsWith(':read'))).toBe(true);
-    expect(body.scopes).toHaveLength(14);
+    expect(body.scopes).toHaveLength(15);
     expect(body.scopes).toContain('automations:read');
+    expect(body.scopes).toContain('sla:read');
     expect(body.scopes).toContain('fields:read');
     expect(body.scopes).toContain('views:read');
     expect(body.scopes).toContain('macros:read');

@@ -82,6 +82,11 @@ function validBody(op: Operation): { payload?: string | Buffer; contentType?: st
     'PATCH /v1/triggers/{trigger_id}': { name: 'T' },
     'POST /v1/automations': { name: 'A', conditions: {}, actions: [{ field: 'priority', value: 'low' }] },
     'PATCH /v1/automations/{automation_id}': { name: 'A' },
+
+    'POST /v1/business-hours': { name: 'H', time_zone: 'UTC', weekly: [{ day: 'mon', start: '09:00', end: '17:00' }] },
+    'PATCH /v1/business-hours/{business_hours_id}': { name: 'H' },
+    'POST /v1/sla-policies': { name: 'P', conditions: {}, targets: [{ priority: 'high', resolution_minutes: 60 }] },
+    'PATCH /v1/sla-policies/{sla_policy_id}': { name: 'P' },
   };
   if (label(op) === 'POST /v1/tickets/{ticket_id}/attachments') {
     const { payload, contentType } = multipartBody([{ name: 'file', filename: 'a.txt', type: 'text/plain', data: 'x' }]);

@@ -46,6 +46,9 @@ describe('Location on 201', () => {
     await expectLocation(await post('/v1/macros', { name: 'Location', actions: [{ field: 'priority', value: 'low' }] }), '/v1/macros');
     await expectLocation(await post('/v1/triggers', { name: 'Location', on: ['ticket.created'], conditions: {}, actions: [{ field: 'priority', value: 'low' }] }), '/v1/triggers');
     await expectLocation(await post('/v1/automations', { name: 'Location', conditions: {}, actions: [{ field: 'priority', value: 'low' }] }), '/v1/automations');
+
+    await expectLocation(await post('/v1/business-hours', { name: 'Location', time_zone: 'UTC', weekly: [{ day: 'mon', start: '09:00', end: '17:00' }] }), '/v1/business-hours');
+    await expectLocation(await post('/v1/sla-policies', { name: 'Location', conditions: {}, targets: [{ priority: 'low', resolution_minutes: 60 }] }), '/v1/sla-policies');
     await expectLocation(await post('/v1/mailboxes', { address: 'location@example.com', name: 'Location' }), '/v1/mailboxes');
     await expectLocation(await post(`/v1/tickets/${ticketId}/comments`, { body: 'Here' }), `/v1/tickets/${ticketId}/comments`);
     await expectLocation(await upload(t, ticketId, 'where.txt', 'text/plain', 'here'), `/v1/tickets/${ticketId}/attachments`);
@@ -86,9 +89,12 @@ describe('Location on 201', () => {
     expect(declared).toEqual([
       '/v1/api-keys',
       '/v1/automations',
+
+      '/v1/business-hours',
       '/v1/customers',
       '/v1/macros',
       '/v1/mailboxes',
+      '/v1/sla-policies',
       '/v1/teams',
       '/v1/ticket-fields',
       '/v1/tickets',

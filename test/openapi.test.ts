@@ -487,6 +487,9 @@ describe('what client generators need', () => {
 
     const trigger = await send('POST /v1/triggers', {});
     const automation = await send('POST /v1/automations', {});
+
+    const hours = await send('POST /v1/business-hours', {});
+    const policy = await send('POST /v1/sla-policies', {});
     const comment = await send('POST /v1/tickets/{ticket_id}/comments', { ticket_id: ticket.id });
     const token = await t.request({ method: 'POST', url: `/v1/tickets/${ticket.id}/tracking-token` });
     const ids = {
@@ -503,6 +506,9 @@ describe('what client generators need', () => {
 
       trigger_id: trigger.id,
       automation_id: automation.id,
+
+      business_hours_id: hours.id,
+      sla_policy_id: policy.id,
       comment_id: comment.id,
       tracking_token: token.json<{ tracking_token: string }>().tracking_token,
     };

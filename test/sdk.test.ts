@@ -147,6 +147,29 @@ describe('the typed SDK drives every operation of a live server', () => {
     expect(ok(await api.PATCH('/v1/automations/{automation_id}', { params: { path: automationPath }, body: { name: 'Stale for 2 days' } })).name).toBe('Stale for 2 days');
     expect(ok(await api.GET('/v1/automations')).map((r) => r.id)).toEqual([automation.id]);
     expect((await api.DELETE('/v1/automations/{automation_id}', { params: { path: { automation_id: automation.id } } })).response.status).toBe(204);
+
+    // Business hours: weekly intervals and holidays typed in the body.
+    const hours = ok(await api.POST('/v1/business-hours', { body: { name: 'Office', time_zone: 'Europe/Berlin', weekly: [{ day: 'mon', start: '09:00', end: '17:00' }] } }));
+    const hoursPath = { business_hours_id: hours.id };
+    const holidays: Array<{ date: string; name?: string }> = ok(
+      await api.PATCH('/v1/business-hours/{business_hours_id}', { params: { path: hoursPath }, body: { holidays: [{ date: '2026-12-25', name: 'Christmas' }] } }),
+    ).holidays;
+    expect(holidays).toEqual([{ date: '2026-12-25', name: 'Christmas' }]);
+    expect(ok(await api.GET('/v1/business-hours/{business_hours_id}', { params: { path: hoursPath } })).weekly).toEqual([{ day: 'mon', start: '09:00', end: '17:00' }]);
+    expect(ok(await api.GET('/v1/business-hours')).map((h) => h.id)).toEqual([hours.id]);
+    expect((await api.DELETE('/v1/business-hours/{business_hours_id}', { params: { path: hoursPath } })).response.status).toBe(204);
+    // SLA policies: targets per priority; tickets then carry their sla block.
+    const slaPolicy = ok(
+      await api.POST('/v1/sla-policies', { body: { name: 'Urgent', conditions: { all: [{ field: 'priority', operator: 'is', value: 'urgent' }] }, targets: [{ priority: 'urgent', resolution_minutes: 60 }] } }),
+    );
+    const slaPath = { sla_policy_id: slaPolicy.id };
+    expect(ok(await api.PATCH('/v1/sla-policies/{sla_policy_id}', { params: { path: slaPath }, body: { position: 3 } })).position).toBe(3);
+    expect(ok(await api.GET('/v1/sla-policies/{sla_policy_id}', { params: { path: slaPath } })).targets[0]?.warning_minutes).toBe(0);
+    expect(ok(await api.GET('/v1/sla-policies')).map((p) => p.id)).toEqual([slaPolicy.id]);
+    // The ticket made before the policy has no clocks (a typed, nullable block).
+    const slaBlock: { policy_id: string; resolution_due_at: string | null } | null = ticket.sla;
+    expect(slaBlock).toBeNull();
+    expect((await api.DELETE('/v1/sla-policies/{sla_policy_id}', { params: { path: slaPath } })).response.status).toBe(204);
     const token = ok(await api.POST('/v1/tickets/{ticket_id}/tracking-token', { params: { path } })).tracking_token;
     // Null only for keys without tickets:write, and in replays: this key holds it, and it is no replay.
     if (token === null) throw new Error('the rotation answered without the token');

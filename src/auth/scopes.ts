@@ -4,7 +4,7 @@ export const RESOURCES = ['tickets', 'comments', 'attachments', 'customers', 'te
  * Every scope: each resource's read, write and delete and the dashboard's read, in a stable order;
  * then the event and webhook scopes (the change feed has only a read scope; webhooks are managed
  * like a resource), then the custom ticket field definitions', the email channel's mailboxes, saved views, macros,
- * and triggers and automations (one set of scopes for both; agents hold none of them).
+ * triggers and automations (one set of scopes for both; agents hold none of them), and SLA's (business hours; SLA policies).
  */
 export const ALL_SCOPES = [
   ...RESOURCES.flatMap((r) => [`${r}:read`, `${r}:write`, `${r}:delete`] as const),
@@ -28,6 +28,9 @@ export const ALL_SCOPES = [
   'automations:read',
   'automations:write',
   'automations:delete',
+  'sla:read',
+  'sla:write',
+  'sla:delete',
 ] as const;
 
 export type Scope = (typeof ALL_SCOPES)[number];

@@ -30,10 +30,9 @@ async function snapshot(t: Pick<TestApp, 'request'>, key: string): Promise<Recor
   };
   const out: Record<string, unknown> = {};
   out.keyTest = await get('/v1/test');
-  // The change feed (same events, same cursors) and the webhook endpoints move too.
+  // The change feed (same events, same cursors) and the webhook endpoints move too; tags with their tickets, counts and filters.
   out.events = await get('/v1/events?limit=1000');
   out.webhooks = await get('/v1/webhooks');
-  // Tags move with their tickets, counts and filters included.
   out.tags = await get('/v1/tags');
   out.tagged = await get('/v1/tickets?tag=billing');
   // Custom fields too (the definitions, and their values filtered through the value index); saved views and their tickets.
@@ -41,7 +40,7 @@ async function snapshot(t: Pick<TestApp, 'request'>, key: string): Promise<Recor
   out.byField = await get('/v1/tickets?custom_fields[seats]=2.5');
   out.views = await get('/v1/views');
   for (const v of out.views as Array<{ id: string }>) out[`/v1/views/${v.id}/tickets`] = await get(`/v1/views/${v.id}/tickets`);
-  for (const list of ['/v1/users', '/v1/teams', '/v1/customers', '/v1/tickets']) {
+  for (const list of ['/v1/users', '/v1/teams', '/v1/customers', '/v1/tickets', '/v1/business-hours']) {
     const items = (await get(`${list}?limit=100`)) as Array<{ id: string }>;
     out[list] = items;
     for (const item of items) out[`${list}/${item.id}`] = await get(`${list}/${item.id}`);
@@ -143,6 +142,7 @@ describe('ticketing export / import', () => {
     });
     await req('POST', '/v1/ticket-fields', { key: 'plan', label: 'Plan', type: 'dropdown', options: ['free', 'pro'] });
     await req('POST', '/v1/ticket-fields', { key: 'seats', label: 'Seats', type: 'number' });
+    await req('POST', '/v1/business-hours', { name: 'Office', time_zone: 'Europe/Berlin', weekly: [{ day: 'mon', start: '09:00', end: '17:00' }], holidays: [{ date: '2026-12-25' }] });
     await req('POST', '/v1/views', { name: 'Pro', shared: true, conditions: { all: [{ field: 'custom_fields.plan', operator: 'is', value: 'pro' }] }, sort: { by: 'priority', order: 'desc' } });
     const first = await req('POST', '/v1/tickets', {
       custom_fields: { plan: 'pro', seats: 2.5 },
@@ -215,7 +215,7 @@ describe('ticketing export / import', () => {
     expect(lines.at(-1)).toEqual({
       type: 'end',
       counts: { organizations: 1, users: 2, customers: 2, teams: 2, team_members: 2, tickets: 3, ticket_tags: 4, tag_counts: 3, ticket_fields: 2,
-        ticket_field_values: 2, views: 1, macros: 0, triggers: 0, trigger_cursors: 0, trigger_runs: 0, automations: 0, automation_runs: 0, comments: 2,
+        ticket_field_values: 2, views: 1, macros: 0, triggers: 0, trigger_cursors: 0, trigger_runs: 0, automations: 0, automation_runs: 0, business_hours: 1, sla_policies: 0, comments: 2,
         attachments: 3, api_keys: 2, events: 20, event_counters: 1, webhook_endpoints: 1, webhook_deliveries: 0,
         mailboxes: 0, mail_messages: 0, mail_outbox: 0, files: 3 },
     });

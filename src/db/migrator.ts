@@ -30,6 +30,8 @@ import * as m0029 from './migrations/0029_track_imap_mailboxes.js';
 import * as m0030 from './migrations/0030_create_views.js';
 import * as m0031 from './migrations/0031_create_macros.js';
 import * as m0032 from './migrations/0032_create_bulk_jobs.js';
+import * as m0033 from './migrations/0033_create_business_hours.js';
+import * as m0034 from './migrations/0034_add_sla_policies.js';
 import * as m0035 from './migrations/0035_create_triggers_and_automations.js';
 import * as m0036 from './migrations/0036_link_comment_attachments.js';
 import type { Database } from './types.js';
@@ -65,6 +67,8 @@ export const migrations: Record<string, Migration> = {
   '0030_create_views': m0030,
   '0031_create_macros': m0031,
   '0032_create_bulk_jobs': m0032,
+  '0033_create_business_hours': m0033,
+  '0034_add_sla_policies': m0034,
   '0035_create_triggers_and_automations': m0035,
   '0036_link_comment_attachments': m0036,
 };

@@ -1,20 +1,19 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { Bool, NullableTimestamp, Timestamp } from './column-types.js';
 import type { MailboxesTable, MailMessagesTable, MailOutboxTable } from './types.mail.js';
-import type { MacrosTable, TicketFieldsTable, TicketFieldValuesTable, ViewsTable } from './types.workflow.js';
+import type { BusinessHoursTable, MacrosTable, TicketFieldsTable, TicketFieldValuesTable, ViewsTable } from './types.workflow.js';
 import type { JobItemsTable, JobsTable } from './types.jobs.js';
-
+import type { JobLeasesTable, SlaPoliciesTable } from './types.sla.js';
 import type { AutomationRunsTable, AutomationsTable, TriggerCursorsTable, TriggerRunsTable, TriggersTable } from './types.automations.js';
 
 /**
  * Table types (their column conventions: column-types.ts); the email channel's are in
- * types.mail.ts, custom fields' and views' in types.workflow.ts.
+ * types.mail.ts, custom fields', views' and business hours' in types.workflow.ts.
  */
 
 export type { MailboxesTable, MailMessagesTable, MailOutboxTable } from './types.mail.js';
-export type { MacrosTable, TicketFieldsTable, TicketFieldValuesTable, ViewsTable } from './types.workflow.js';
+export type { BusinessHoursTable, MacrosTable, TicketFieldsTable, TicketFieldValuesTable, ViewsTable } from './types.workflow.js';
 export type { JobItemsTable, JobsTable } from './types.jobs.js';
-
 export type { AutomationRunsTable, AutomationsTable, TriggerCursorsTable, TriggerRunsTable, TriggersTable } from './types.automations.js';
 
 export interface OrganizationsTable {
@@ -147,6 +146,12 @@ export interface TicketsTable {
   email: ColumnType<string | null, string | null | undefined, string | null>;
   /** The last status change (null: none since creation), kept by a database trigger (migration 0035). */
   status_changed_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** JSON: the ticket's SLA clocks (src/modules/sla/sla.clock.ts), null without a policy (migration 0034). */
+  sla: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The earliest due time of a running SLA clock (views sort and filter by it). */
+  sla_next_due_at: NullableTimestamp;
+  /** The next instant the SLA sweeper has work on the ticket (a warning or a breach). */
+  next_sla_deadline_at: NullableTimestamp;
 }
 
 /** One tag of one ticket (docs/api-behaviour.md, Tags). */
@@ -342,6 +347,9 @@ export interface Database {
   ticket_field_values: TicketFieldValuesTable;
   views: ViewsTable;
   macros: MacrosTable;
+  sla_policies: SlaPoliciesTable;
+  job_leases: JobLeasesTable;
+  business_hours: BusinessHoursTable;
   comments: CommentsTable;
   attachments: AttachmentsTable;
   attachment_blobs: AttachmentBlobsTable;

@@ -1,6 +1,6 @@
 import type { Timestamp } from './column-types.js';
 
-/** The tables of custom fields, views and macros (src/db/types.ts assembles them into Database). */
+/** The tables of custom fields, views, macros and business hours (src/db/types.ts assembles them into Database). */
 
 /** A custom ticket field of an organization (docs/api-behaviour.md, Custom fields). */
 export interface TicketFieldsTable {
@@ -24,7 +24,7 @@ export interface ViewsTable {
   owner_user_id: string | null;
   /** JSON: `{ all, any }` (src/modules/views/conditions.ts). */
   conditions: string;
-  sort_by: 'created_at' | 'updated_at' | 'priority' | 'due_date' | 'ticket_number';
+  sort_by: 'created_at' | 'updated_at' | 'priority' | 'due_date' | 'ticket_number' | 'sla_next_due_at';
   sort_order: 'asc' | 'desc';
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -49,6 +49,21 @@ export interface MacrosTable {
   description: string | null;
   /** JSON: `[ { field, value } ]` as checked (src/modules/macros/actions.ts). */
   actions: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A business-hours calendar (docs/api-behaviour.md, Business hours). */
+export interface BusinessHoursTable {
+  id: string;
+  organization_id: string;
+  name: string;
+  /** An IANA time zone name, e.g. `Europe/Berlin`. */
+  time_zone: string;
+  /** JSON: `[{ day, start, end }]` (src/modules/business-hours/business-time.ts, Calendar). */
+  weekly: string;
+  /** JSON: `[{ date, name? }]`, local dates in `time_zone`. */
+  holidays: string;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

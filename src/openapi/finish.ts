@@ -34,6 +34,7 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Custom fields', description: 'Fields an organization defines for its tickets (custom_fields on a ticket)' },
   { name: 'Views', description: 'Saved lists of tickets by conditions, shared or personal, with their tickets and counts' },
   { name: 'Macros', description: 'Named lists of actions that change a ticket in one step, and applying one to a ticket' },
+  { name: 'Business hours', description: 'Weekly hours and holidays in an IANA time zone, which SLA policies count time in' },
   { name: 'Users', description: 'Agents, who work on tickets' },
   { name: 'Sessions', description: 'Agents sign in with email and password: a session cookie for the agent console' },
   { name: 'Dashboard', description: 'Ticket counts and timings for an overview' },

@@ -25,6 +25,8 @@ export interface Seeded {
   jobId: string;
   triggerId: string;
   automationId: string;
+  businessHoursId: string;
+  slaPolicyId: string;
   /** A path of a signed download of the attachment (`/storage/...?expires=...&signature=...`). */
   signedPath: string;
 }
@@ -98,12 +100,22 @@ export async function seedRecords(t: TestApp): Promise<Seeded> {
   const automations = await t.request({ method: 'GET', url: '/v1/automations?limit=1' });
   expect(automations.statusCode, automations.body).toBe(200);
   const automationId = automations.json<{ id: string }[]>()[0]?.id ?? (await created(t, '/v1/automations', { name: 'Seeded', active: false, ...lowPriority }));
+  // An organization holds at most MAX_BUSINESS_HOURS_PER_ORG calendars: suites that seed again reuse the first.
+  const hours = await t.request({ method: 'GET', url: '/v1/business-hours?limit=1' });
+  expect(hours.statusCode, hours.body).toBe(200);
+  const businessHoursId =
+    hours.json<{ id: string }[]>()[0]?.id ?? (await created(t, '/v1/business-hours', { name: 'Seeded', time_zone: 'UTC', weekly: [{ day: 'mon', start: '09:00', end: '17:00' }] }));
+  // At most MAX_SLA_POLICIES_PER_ORG: suites that seed again reuse the first.
+  const policies = await t.request({ method: 'GET', url: '/v1/sla-policies?limit=1' });
+  expect(policies.statusCode, policies.body).toBe(200);
+  const slaPolicyId =
+    policies.json<{ id: string }[]>()[0]?.id ?? (await created(t, '/v1/sla-policies', { name: 'Seeded', conditions: {}, targets: [{ priority: 'urgent', resolution_minutes: 60 }] }));
   const download = await t.request({ method: 'GET', url: `/v1/tickets/${ticketId}/attachments/${attachmentId}/download` });
   const signed = new URL(download.json<{ signed_url: string }>().signed_url);
   const job = await t.request({ method: 'POST', url: '/v1/tickets/bulk', body: { ids: [ticketId], actions: [{ field: 'priority', value: 'high' }] } });
   expect(job.statusCode, job.body).toBe(202);
   const jobId = job.json<{ job_id: string }>().job_id;
-  return { ticketId, trackingToken, customerId, commentId, attachmentId, teamId, userId, memberId, keyId, webhookId, fieldId, mailboxId, viewId, macroId, jobId, triggerId, automationId, signedPath: `${signed.pathname}${signed.search}` };
+  return { ticketId, trackingToken, customerId, commentId, attachmentId, teamId, userId, memberId, keyId, webhookId, fieldId, mailboxId, viewId, macroId, jobId, triggerId, automationId, businessHoursId, slaPolicyId, signedPath: `${signed.pathname}${signed.search}` };
 }
 
 /** The values path parameters take for the seeded records, by parameter name. */
@@ -125,6 +137,8 @@ export function pathValues(seeded: Seeded): Record<string, string> {
     job_id: seeded.jobId,
     trigger_id: seeded.triggerId,
     automation_id: seeded.automationId,
+    business_hours_id: seeded.businessHoursId,
+    sla_policy_id: seeded.slaPolicyId,
     // No delivery is made without a worker and a receiver; routes that take one check their query
     // and the webhook before the delivery, so an id that names none serves them.
     delivery_id: '00000000-0000-4000-8000-000000000000',

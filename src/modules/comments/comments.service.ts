@@ -11,6 +11,8 @@ import type { Page } from '../../shared/pagination.js';
 import { creationTimeIso } from '../../shared/clock.js';
 import { toIso } from '../../shared/time.js';
 import { actorOf, changesBetween, withEvents, type Actor, type EventLog } from '../events/events.log.js';
+import { slaOnReply } from '../sla/sla.replies.js';
+import { slaPoliciesOf } from '../sla/sla.policy-cache.js';
 import { findTicketForUpdate } from '../tickets/tickets.repository.js';
 import { getTicketRow, presentTicket } from '../tickets/tickets.service.js';
 import { userExists } from '../users/users.repository.js';
@@ -86,7 +88,8 @@ export async function createComment(
 ): Promise<Comment> {
   const { db } = deps.store;
   const { organizationId } = caller;
-  await getTicketRow(db, organizationId, ticketId);
+  const ticket = await getTicketRow(db, organizationId, ticketId);
+  const policies = await slaPoliciesOf(db, organizationId);
   if (body.author_user_id && !(await userExists(db, organizationId, body.author_user_id))) {
     throw errors.invalidField('body.author_user_id', 'does not name a user of this organization');
   }
@@ -145,6 +148,8 @@ export async function addComment(
   const delivery = mailer && row.is_internal === 0 ? await mailCommentToCustomer(trx, mailer, organizationId, ticketId, row) : null;
   const created = presentComment({ ...row, delivery: delivery === null ? null : JSON.stringify(delivery) });
   events.add({ type: 'comment.created', resourceType: 'comment', resourceId: row.id, ticketId, object: created, occurredAt: now });
+  // A public agent comment is a response: first response, or the next one a customer waits for.
+  if (row.is_internal === 0) await slaOnReply(trx, events, await slaPoliciesOf(trx, organizationId), organizationId, ticketId, 'agent_reply', now);
   return created;
 }
 

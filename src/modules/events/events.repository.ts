@@ -157,7 +157,23 @@ function ticketObject(dialect: DialectName, replaced: Record<string, RawBuilder<
     ['channel', c('channel')],
     // Stored as JSON text: embedded as JSON, not as a string.
     ['email', dialect === 'postgres' ? sql`cast(t.email as json)` : sql`json(t.email)`],
+    ['sla', slaBlock(dialect)],
   ]);
+}
+
+/** The ticket's `sla` block from its stored clocks, as presentSla (src/modules/sla/sla.clock.ts) makes it: a stopped clock's due_at is null. */
+function slaBlock(dialect: DialectName): RawBuilder<unknown> {
+  const at = (path: string[]) =>
+    dialect === 'postgres' ? sql.raw(`(cast(t.sla as json))${path.map((p) => `->'${p}'`).join('')}`) : sql.raw(`json_extract(t.sla, '$.${path.join('.')}')`);
+  const block = jsonObject(dialect, [
+    ['policy_id', at(['policy_id'])],
+    ['first_response_due_at', at(['clocks', 'first_response', 'due_at'])],
+    ['next_response_due_at', at(['clocks', 'next_response', 'due_at'])],
+    ['resolution_due_at', at(['clocks', 'resolution', 'due_at'])],
+    ['paused', dialect === 'postgres' ? at(['paused']) : sql`json(case when json_extract(t.sla, '$.paused') then 'true' else 'false' end)`],
+    ['breaches', dialect === 'postgres' ? at(['breaches']) : sql`json(json_extract(t.sla, '$.breaches'))`],
+  ]);
+  return sql`case when t.sla is null then null else ${block} end`;
 }
 
 /**

@@ -29,6 +29,9 @@ export const EVENT_TYPES = [
   'api_key.created',
   'api_key.updated',
   'api_key.revoked',
+  'sla.warning',
+  'sla.breached',
+  'sla.fulfilled',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -4,6 +4,7 @@ import { upload } from '../../../test/helpers/attachments.js';
 import { runMain } from '../../../test/helpers/cli.js';
 import { buildTestApp, type TestApp, type TestOrg } from '../../../test/helpers/test-app.js';
 import { EVENT_TYPES } from './events.schemas.js';
+import { sweepSlaOnce } from '../sla/sla.sweeper.js';
 
 type Json = Record<string, unknown>;
 interface Event {
@@ -329,6 +330,11 @@ describe('every change appends its events, in the same transaction', () => {
   });
 
   it('each documented type was emitted by the changes above', async () => {
+    // SLA deadlines: a policy's clocks, a response that meets one, the sweeper past the others.
+    await call('POST', '/v1/sla-policies', { name: 'All', conditions: {}, targets: [{ priority: 'medium', first_response_minutes: 60, resolution_minutes: 120, warning_minutes: 10 }] });
+    const clocked = await call('POST', '/v1/tickets', { customer_name: 'S', customer_email: 'sla@example.com', subject: 'S', description: 'd' });
+    await call('POST', `/v1/tickets/${String(clocked.id)}/comments`, { body: 'On it' });
+    await sweepSlaOnce(t.store, new Date(Date.now() + 3 * 3_600_000));
     expect(new Set((await allEvents(org)).map((e) => e.type))).toEqual(new Set(EVENT_TYPES));
   });
 });

@@ -31,9 +31,13 @@ export function visibleResourceTypes(auth: Pick<AuthContext, 'role' | 'scopes'>)
   return RESOURCE_TYPES.filter((resource) => mayRead(auth, resource));
 }
 
-/** `ticket` of `ticket.updated`: an event type names its resource type first. */
+/** Event types named otherwise than their resource: a ticket's SLA deadlines (docs/api-behaviour.md, SLA policies). */
+const RESOURCE_OF_PREFIX: Partial<Record<string, ResourceType>> = { sla: 'ticket' };
+
+/** `ticket` of `ticket.updated`: an event type names its resource type first (`sla.*` are a ticket's). */
 export function resourceTypeOf(eventType: string): string {
-  return eventType.slice(0, eventType.indexOf('.'));
+  const prefix = eventType.slice(0, eventType.indexOf('.'));
+  return RESOURCE_OF_PREFIX[prefix] ?? prefix;
 }
 
 /**

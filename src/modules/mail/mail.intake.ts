@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import EmailReplyParser from 'email-reply-parser';
-import type { MailboxRow } from '../../db/types.js';
+import type { Updateable } from 'kysely';
+import type { MailboxRow, TicketsTable } from '../../db/types.js';
 import { creationTimeIso } from '../../shared/clock.js';
 import { insertComment } from '../comments/comments.repository.js';
 import { presentComment } from '../comments/comments.service.js';
@@ -10,6 +11,8 @@ import { changesBetween, SYSTEM_ACTOR, withEvents, type Actor } from '../events/
 import { lockTicket } from '../portal/portal.repository.js';
 import { findTicketForUpdate, updateTicket } from '../tickets/tickets.repository.js';
 import { createTicket, presentTicket, statusTimestamps } from '../tickets/tickets.service.js';
+import { logSlaEvents, slaAfterChange } from '../sla/sla.hooks.js';
+import { slaPoliciesOf } from '../sla/sla.policy-cache.js';
 import { findUserIdByEmail } from '../users/users.repository.js';
 import { mailboxAddresses } from './mailboxes.repository.js';
 import { keepAttachments } from './mail.attachments.js';
@@ -205,6 +208,7 @@ async function append(
   const userId = (await findUserIdByEmail(db, organizationId, normalizeEmail(sender.address))) ?? null;
   const known = userId === null ? await findCustomerByEmail(db, organizationId, sender.address) : undefined;
   const actor: Actor = known ? { type: 'customer', customerId: known.id } : SYSTEM_ACTOR;
+  const policies = await slaPoliciesOf(db, organizationId);
   try {
     return await withEvents(db, organizationId, actor, async (trx, events) => {
       if (!(await lockTicket(trx, organizationId, ticketId))) return 'gone' as const;
@@ -255,12 +259,17 @@ async function append(
           await queueNotice(trx, deps.mailer, organizationId, { ...about, ticket_number: Number(about.ticket_number) }, about.assignee_email, row.body);
         }
       }
-      if (!mail.automated && userId === null && (ticket.status === 'pending' || ticket.status === 'resolved')) {
-        const changes = { status: 'open' as const, ...statusTimestamps(ticket.status, 'open', now), updated_at: now };
-        await updateTicket(trx, organizationId, ticket.id, changes);
-        const reopened = presentTicket({ ...ticket, ...changes });
-        events.add({ type: 'ticket.updated', resourceType: 'ticket', resourceId: ticket.id, ticketId: ticket.id, object: reopened, changes: changesBetween(presentTicket(ticket), reopened), occurredAt: now });
+      const reopens = !mail.automated && userId === null && (ticket.status === 'pending' || ticket.status === 'resolved');
+      const changes: Updateable<TicketsTable> = reopens ? { status: 'open' as const, ...statusTimestamps(ticket.status, 'open', now), updated_at: now } : {};
+      // The SLA clocks: an agent's mail is a response, a customer's starts the wait for the next.
+      const sla = slaAfterChange(policies, ticket, presentTicket({ ...ticket, ...changes }), mail.automated ? null : userId === null ? 'customer_reply' : 'agent_reply', new Date(now));
+      if (sla.columns) Object.assign(changes, sla.columns);
+      if (Object.keys(changes).length > 0) await updateTicket(trx, organizationId, ticket.id, changes);
+      const after = presentTicket({ ...ticket, ...changes });
+      if (reopens) {
+        events.add({ type: 'ticket.updated', resourceType: 'ticket', resourceId: ticket.id, ticketId: ticket.id, object: after, changes: changesBetween(presentTicket(ticket), after), occurredAt: now });
       }
+      logSlaEvents(events, after, sla.events);
       return { outcome: 'appended' as const, ticket_id: ticket.id, comment_id: row.id, reason: null };
     });
   } catch (error) {

@@ -149,8 +149,11 @@ export const TRANSFER_TABLES: readonly TransferTable[] = [
       channel: text,
       email: text,
       status_changed_at: timestamp,
+      sla: text,
+      sla_next_due_at: text,
+      next_sla_deadline_at: text,
     },
-    optional: ['tags', 'custom_fields', 'status_changed_at'],
+    optional: ['tags', 'custom_fields', 'status_changed_at', 'sla', 'sla_next_due_at', 'next_sla_deadline_at'],
     upgrade: untaggedTicket,
   },
   // A ticket's tags, one row each, and the organization's counts of them (docs/api-behaviour.md, Tags).
@@ -172,6 +175,18 @@ export const TRANSFER_TABLES: readonly TransferTable[] = [
     table: 'views',
     key: ['id'],
     columns: { id: text, organization_id: text, name: text, owner_user_id: text, conditions: text, sort_by: text, sort_order: text, created_at: text, updated_at: text },
+  },
+  // Business-hours calendars (docs/api-behaviour.md, Business hours); an export from before them has none.
+  {
+    table: 'business_hours',
+    key: ['id'],
+    columns: { id: text, organization_id: text, name: text, time_zone: text, weekly: text, holidays: text, created_at: text, updated_at: text },
+  },
+  // SLA policies (docs/api-behaviour.md, SLA policies), after the calendars they name; an export from before them has none.
+  {
+    table: 'sla_policies',
+    key: ['id'],
+    columns: { id: text, organization_id: text, name: text, position: integer, conditions: text, business_hours_id: text, targets: text, created_at: text, updated_at: text },
   },
   // Macros (docs/api-behaviour.md, Macros and actions): their actions name users, teams and fields by id.
   { table: 'macros', key: ['id'], columns: { id: text, organization_id: text, name: text, description: text, actions: text, created_at: text, updated_at: text } },

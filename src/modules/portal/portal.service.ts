@@ -1,8 +1,8 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
-import type { Insertable } from 'kysely';
+import type { Insertable, Updateable } from 'kysely';
 import type { Config } from '../../config.js';
 import type { Store } from '../../db/store.js';
-import type { CommentsTable } from '../../db/types.js';
+import type { CommentsTable, TicketsTable } from '../../db/types.js';
 import { errors } from '../../errors.js';
 import { creationTimeIso } from '../../shared/clock.js';
 import type { Executor } from '../../shared/executor.js';
@@ -14,6 +14,8 @@ import { insertComment } from '../comments/comments.repository.js';
 import { presentComment } from '../comments/comments.service.js';
 import { changesBetween, withEvents } from '../events/events.log.js';
 import { findTicket, updateTicket } from '../tickets/tickets.repository.js';
+import { logSlaEvents, slaAfterChange } from '../sla/sla.hooks.js';
+import { slaPoliciesOf } from '../sla/sla.policy-cache.js';
 import { presentTicket, statusTimestamps } from '../tickets/tickets.service.js';
 import {
   countPublicComments,
@@ -158,6 +160,7 @@ export async function addCustomerReply(deps: PortalDeps, token: string, text: st
     channel: 'portal' as const,
     email: null,
   } satisfies Insertable<CommentsTable>;
+  const policies = await slaPoliciesOf(db, org);
   // The customer is the actor of both the reply and the reopening.
   await withEvents(db, org, { type: 'customer', customerId: ticket.customer_id }, async (trx, events) => {
     const current = await lockTicket(trx, org, ticket.id);
@@ -168,17 +171,19 @@ export async function addCustomerReply(deps: PortalDeps, token: string, text: st
     }
     await insertComment(trx, row);
     events.add({ type: 'comment.created', resourceType: 'comment', resourceId: row.id, ticketId: ticket.id, object: presentComment(row), occurredAt: now });
-    // Then the reopening it causes.
-    if (current.status === 'pending' || current.status === 'resolved') {
-      const changes = { status: 'open' as const, ...statusTimestamps(current.status, 'open', now), updated_at: now };
-      const before = await findTicket(trx, org, ticket.id);
-      await updateTicket(trx, org, ticket.id, changes);
-      if (before) {
-        const reopened = presentTicket({ ...before, ...changes });
-        const changed = changesBetween(presentTicket(before), reopened);
-        events.add({ type: 'ticket.updated', resourceType: 'ticket', resourceId: ticket.id, ticketId: ticket.id, object: reopened, changes: changed, occurredAt: now });
-      }
+    // Then the reopening it causes, and the wait for the agent's next response (SLA clocks).
+    const reopens = current.status === 'pending' || current.status === 'resolved';
+    const before = await findTicket(trx, org, ticket.id);
+    if (!before) return;
+    const changes: Updateable<TicketsTable> = reopens ? { status: 'open' as const, ...statusTimestamps(current.status, 'open', now), updated_at: now } : {};
+    const sla = slaAfterChange(policies, before, presentTicket({ ...before, ...changes }), 'customer_reply', new Date(now));
+    if (sla.columns) Object.assign(changes, sla.columns);
+    if (Object.keys(changes).length > 0) await updateTicket(trx, org, ticket.id, changes);
+    const after = presentTicket({ ...before, ...changes });
+    if (reopens) {
+      events.add({ type: 'ticket.updated', resourceType: 'ticket', resourceId: ticket.id, ticketId: ticket.id, object: after, changes: changesBetween(presentTicket(before), after), occurredAt: now });
     }
+    logSlaEvents(events, after, sla.events);
   });
   return presentPortalComment({ ...row, author_name: null });
 }

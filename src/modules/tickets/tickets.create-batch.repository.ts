@@ -10,7 +10,7 @@ import type { UnpositionedEventRow } from '../events/events.repository.js';
  * (tickets.service.ts createTicket) needs none of them.
  */
 
-/** Rows per insert: 18 parameters each stays below SQLite's limit of 32,766. */
+/** Rows per insert: 21 parameters each stays below SQLite's limit of 32,766. */
 const INSERT_BATCH = 500;
 
 /** Several tickets, in order (one statement per 500). */
@@ -23,7 +23,7 @@ export async function insertTickets(db: Executor, rows: Array<Insertable<Tickets
 /** The columns of a new ticket that `insertTicketGroup` passes as arrays (all text). */
 const GROUP_TICKET_COLUMNS = [
   'id', 'tracking_token', 'subject', 'description', 'status', 'priority', 'category', 'assigned_user_id',
-  'assigned_team_id', 'due_date', 'created_at', 'updated_at', 'resolved_at', 'closed_at',
+  'assigned_team_id', 'due_date', 'created_at', 'updated_at', 'resolved_at', 'closed_at', 'sla', 'sla_next_due_at', 'next_sla_deadline_at',
 ] as const;
 
 /** The columns of an event that `insertTicketGroup` passes as arrays (all text). */

@@ -22,7 +22,8 @@ import { takeTicketNumbers } from '../organizations/organizations.repository.js'
 import { hasRequiredTicketField } from '../ticket-fields/ticket-fields.repository.js';
 import { insertTicketGroup, insertTickets, withGroupPlaceholders, type TicketGroup } from './tickets.create-batch.repository.js';
 import type { CreateTicketBody, Ticket } from './tickets.schemas.js';
-import { checkAssignees, createTicket, newCustomerRow, newTicketRow, presentTicket, type TicketDeps } from './tickets.service.js';
+import { slaPoliciesOf, type PolicySet } from '../sla/sla.policy-cache.js';
+import { checkAssignees, createTicket, newCustomerRow, newTicketRow, presentTicket, withSla, type TicketDeps } from './tickets.service.js';
 
 interface CreateRequest {
   organizationId: string;
@@ -99,8 +100,11 @@ async function writeGroup(deps: TicketDeps, requests: CreateRequest[]): Promise<
     }
     return outcomes;
   }
+  // Each organization's SLA policies (cached): the clocks are set on the rows as they are written.
+  const policies = new Map<string, PolicySet>();
+  for (const organizationId of new Set(requests.map((r) => r.organizationId))) policies.set(organizationId, await slaPoliciesOf(deps.store.db, organizationId));
   try {
-    const tickets = sqlite ? await writeTicketsInOneTransaction(deps.store.db, requests) : await writeTicketGroup(deps.store.db, requests);
+    const tickets = sqlite ? await writeTicketsInOneTransaction(deps.store.db, requests, policies) : await writeTicketGroup(deps.store.db, requests, policies);
     return tickets.map((value) => ({ ok: true, value }));
   } catch (error) {
     // No retry for a store that cannot serve right now, nor for a lone SQLite create (a retry
@@ -117,7 +121,7 @@ async function writeGroup(deps: TicketDeps, requests: CreateRequest[]): Promise<
  * organization one counter update for all its numbers, one lookup of its customers (and an insert
  * per new one), one insert of all the tickets, one append of all the events.
  */
-async function writeTicketsInOneTransaction(db: Kysely<Database>, requests: CreateRequest[]): Promise<Ticket[]> {
+async function writeTicketsInOneTransaction(db: Kysely<Database>, requests: CreateRequest[], policies: Map<string, PolicySet>): Promise<Ticket[]> {
   const { tickets, organizations } = await db.transaction().execute(async (trx) => {
     const now = nowIso();
     const logs = requests.map((request) => eventLogOf(trx, request.organizationId, request.actor));
@@ -134,7 +138,7 @@ async function writeTicketsInOneTransaction(db: Kysely<Database>, requests: Crea
     const rows = requests.map((request, i) => {
       const number = next.get(request.organizationId)!;
       next.set(request.organizationId, number + 1);
-      return newTicketRow(request.organizationId, number, customerIds[i]!, request.body, now);
+      return withSla(policies.get(request.organizationId)!, newTicketRow(request.organizationId, number, customerIds[i]!, request.body, now));
     });
     await insertTickets(trx, rows);
     // The rows as written are the tickets: no need to read them back.
@@ -216,7 +220,7 @@ function forgetCustomers(organizationId: string): void {
  * (insertTicketGroup). Each create gets its own number, its own events (`customer.created` for
  * the first create of a new customer, `ticket.created`) with its own actor, and its own answer.
  */
-async function writeTicketGroup(db: Kysely<Database>, requests: CreateRequest[]): Promise<Ticket[]> {
+async function writeTicketGroup(db: Kysely<Database>, requests: CreateRequest[], policies: Map<string, PolicySet>): Promise<Ticket[]> {
   const organizationId = requests[0]!.organizationId;
   if (requests.some((request) => request.organizationId !== organizationId)) throw new Error('A group of creates on PostgreSQL is of one organization');
   const now = nowIso();
@@ -236,7 +240,7 @@ async function writeTicketGroup(db: Kysely<Database>, requests: CreateRequest[])
       }
     }
     // Number and customer to come: the event's JSON has stand-ins the statement fills in.
-    const row = newTicketRow(organizationId, 0, '', request.body, now);
+    const row = withSla(policies.get(organizationId)!, newTicketRow(organizationId, 0, '', request.body, now));
     const object = withGroupPlaceholders(presentTicket(row));
     const event = { type: 'ticket.created', resourceType: 'ticket', resourceId: row.id, ticketId: row.id, object, occurredAt: now } as const;
     events.push({ row: eventRowOf(organizationId, request.actor, event), ticket: i });

@@ -13,7 +13,7 @@ export type TicketColumns = Omit<TicketRow, 'seq' | 'status_changed_at'>;
 export const TICKET_COLUMNS = [
   'id', 'organization_id', 'ticket_number', 'tracking_token', 'customer_id', 'subject', 'description', 'status',
   'priority', 'category', 'assigned_user_id', 'assigned_team_id', 'due_date', 'created_at', 'updated_at',
-  'resolved_at', 'closed_at', 'tags', 'custom_fields', 'channel', 'email',
+  'resolved_at', 'closed_at', 'tags', 'custom_fields', 'channel', 'email', 'sla', 'sla_next_due_at', 'next_sla_deadline_at',
 ] as const;
 const COLUMNS = TICKET_COLUMNS;
 

@@ -4,6 +4,7 @@ import { CustomFieldsInput, TicketCustomFields } from '../ticket-fields/ticket-f
 import { TagList, TagQuery, TicketTags } from '../tags/tags.schemas.js';
 import { DateTime, named, Nullable, pageQuery, StringEnum, Uuid } from '../../shared/schemas.js';
 import { ChannelField, EmailField } from '../mail/mail.schemas.js';
+import { TicketSla } from '../sla/sla-policies.schemas.js';
 
 /** A custom field filter's parameter name, `custom_fields[<key>]`. */
 export const CUSTOM_FIELD_PARAMETER = /^custom_fields\[([a-z][a-z0-9_]{0,49})\]$/;
@@ -41,6 +42,14 @@ export const TICKET_EXAMPLE = {
   custom_fields: { plan: 'pro', seats: 12 },
   channel: 'api',
   email: null,
+  sla: {
+    policy_id: '2b7d4c1e-5a3f-4e2d-9c8b-7a6f5e4d3c2b',
+    first_response_due_at: null,
+    next_response_due_at: null,
+    resolution_due_at: '2026-02-02T09:15:02.123Z',
+    paused: false,
+    breaches: [],
+  },
 };
 
 export const Ticket = named(
@@ -74,6 +83,7 @@ export const Ticket = named(
       custom_fields: TicketCustomFields,
       channel: ChannelField,
       email: EmailField,
+      sla: TicketSla,
     },
     { examples: [TICKET_EXAMPLE] },
   ),

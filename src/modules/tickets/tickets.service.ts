@@ -20,6 +20,8 @@ import { ticketFieldsByKey } from '../ticket-fields/ticket-fields.repository.js'
 import { customFieldsAfter, filterValue, writeTicketFieldValues, type CustomFields } from '../ticket-fields/ticket-fields.values.js';
 import { teamExists } from '../teams/teams.repository.js';
 import { userExists } from '../users/users.repository.js';
+import { logSlaEvents, NO_SLA, slaAfterChange, slaBlockOf, slaOfNewTicket } from '../sla/sla.hooks.js';
+import { slaPoliciesOf, type PolicySet } from '../sla/sla.policy-cache.js';
 import { CUSTOM_FIELD_PARAMETER, TICKET_PRIORITIES, TICKET_STATUSES, type CreateTicketBody, type ListTicketsQuery, type Ticket, type UpdateTicketBody } from './tickets.schemas.js';
 import {
   beyondWindowQuery,
@@ -64,6 +66,7 @@ export function presentTicket(row: TicketColumns): Ticket {
     custom_fields: JSON.parse(row.custom_fields) as CustomFields,
     channel: row.channel,
     email: row.email === null ? null : (JSON.parse(row.email) as Ticket['email']),
+    sla: slaBlockOf(row.sla),
   };
 }
 
@@ -105,13 +108,14 @@ export async function createTicket(deps: TicketDeps, organizationId: string, bod
   const fields = await ticketFieldsByKey(deps.store.db, organizationId);
   const custom = customFieldsAfter(fields, {}, body.custom_fields);
   await checkAssignees(deps.store.db, organizationId, body);
+  const policies = await slaPoliciesOf(deps.store.db, organizationId);
   return withEvents(deps.store.db, organizationId, actor, async (trx, events) => {
     const now = nowIso();
     // The number first: on SQLite that write takes the write lock at once, so nothing read after
     // it can be made stale by another process's commit (which would fail the write SQLITE_BUSY).
     const ticketNumber = await takeNextTicketNumber(trx, organizationId);
     const customerId = await findOrCreateCustomer(trx, organizationId, body, events, now);
-    const row = newTicketRow(organizationId, ticketNumber, customerId, body, now, tags, custom, origin);
+    const row = withSla(policies, newTicketRow(organizationId, ticketNumber, customerId, body, now, tags, custom, origin));
     await insertTicket(trx, row);
     await writeTicketTags(trx, organizationId, row, [], tags);
     await writeTicketFieldValues(trx, organizationId, row, fields, {}, custom);
@@ -183,7 +187,13 @@ export function newTicketRow(
     custom_fields: JSON.stringify(custom),
     channel: origin?.channel ?? ('api' as const),
     email: origin?.email ? JSON.stringify(origin.email) : null,
+    ...NO_SLA,
   };
+}
+
+/** A new ticket's row with the clocks of the first SLA policy it matches (none: the row as it was). */
+export function withSla<T extends ReturnType<typeof newTicketRow>>(policies: PolicySet, row: T): T {
+  return policies.policies.length === 0 ? row : Object.assign(row, slaOfNewTicket(policies, presentTicket(row)));
 }
 
 export async function getTicket(deps: TicketDeps, organizationId: string, id: string): Promise<Ticket> {
@@ -294,6 +304,7 @@ export async function updateTicketIn(
   // Locked until the commit, so a concurrent update waits and then sees this one's values: the
   // event's old values are always the values the change replaced, and If-Match is checked
   // against the very version the change replaces.
+  const policies = await slaPoliciesOf(trx, organizationId);
   const current = await findTicketForUpdate(trx, organizationId, id);
   if (!current) throw errors.notFound('Ticket');
   assertIfMatch(ifMatch, presentTicket(current), 'The ticket');
@@ -321,10 +332,14 @@ export async function updateTicketIn(
   if (custom !== undefined && JSON.stringify(custom) !== current.custom_fields) changes.custom_fields = JSON.stringify(custom);
   if (Object.keys(changes).length === 0) return presentTicket(current);
   changes.updated_at = now;
+  const sla = slaAfterChange(policies, current, presentTicket({ ...current, ...changes }), null, new Date(now));
+  if (sla.columns) Object.assign(changes, sla.columns);
   await updateTicketRow(trx, organizationId, id, changes);
   if (tags !== undefined) await writeTicketTags(trx, organizationId, current, tagsBefore, tags);
   if (fields && custom) await writeTicketFieldValues(trx, organizationId, current, fields, customBefore, custom);
-  return recordTicketUpdate(events, current, changes, now);
+  const ticket = recordTicketUpdate(events, current, changes, now);
+  logSlaEvents(events, ticket, sla.events);
+  return ticket;
 }
 
 /** The ticket after `changes`, and its `ticket.updated` event with what changed. */

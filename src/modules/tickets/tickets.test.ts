@@ -56,7 +56,7 @@ describe('creating tickets', () => {
       [
         'id', 'ticket_number', 'tracking_token', 'ticket_display_id', 'customer_id', 'subject', 'description', 'status',
         'priority', 'category', 'assigned_user_id', 'assigned_team_id', 'due_date', 'created_at', 'updated_at',
-        'resolved_at', 'closed_at', 'tags', 'custom_fields', 'channel', 'email',
+        'resolved_at', 'closed_at', 'tags', 'custom_fields', 'channel', 'email', 'sla',
       ].sort(),
     );
     // Through the API: no mail behind it.

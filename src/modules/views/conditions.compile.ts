@@ -24,7 +24,7 @@ export interface CompileContext {
 }
 
 type Eb = ExpressionBuilder<Database, 'tickets'>;
-type Column = 'status' | 'priority' | 'channel' | 'assigned_user_id' | 'assigned_team_id' | 'category' | 'created_at' | 'updated_at' | 'due_date';
+type Column = 'status' | 'priority' | 'channel' | 'assigned_user_id' | 'assigned_team_id' | 'category' | 'created_at' | 'updated_at' | 'due_date' | 'sla_next_due_at';
 
 const ref = (column: Column) => `tickets.${column}` as const;
 

@@ -72,6 +72,8 @@ export const FIELDS: Record<string, FieldSpec> = {
   created_at: { kind: 'time', nullable: false },
   updated_at: { kind: 'time', nullable: false },
   due_date: { kind: 'time', nullable: true },
+  /** The earliest due time of the ticket's running SLA clocks (none: paused, fulfilled, or no policy). */
+  sla_next_due_at: { kind: 'time', nullable: true },
 };
 
 const EQUALITY = ['is', 'is_not', 'in', 'not_in'];

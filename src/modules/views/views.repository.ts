@@ -64,6 +64,8 @@ function sortExpression(by: ViewRow['sort_by']) {
       return PRIORITY_RANK;
     case 'due_date':
       return sql<string>`coalesce(tickets.due_date, ${NO_DUE_DATE})`;
+    case 'sla_next_due_at':
+      return sql<string>`coalesce(tickets.sla_next_due_at, ${NO_DUE_DATE})`;
     default:
       return sql.ref(`tickets.${by}`);
   }

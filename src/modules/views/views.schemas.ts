@@ -2,13 +2,13 @@ import { Type, type Static } from 'typebox';
 import { DateTime, named, Nullable, pageQuery, StringEnum, Uuid } from '../../shared/schemas.js';
 import { Condition, Conditions } from './conditions.js';
 
-export const SORT_BY = ['created_at', 'updated_at', 'priority', 'due_date', 'ticket_number'] as const;
+export const SORT_BY = ['created_at', 'updated_at', 'priority', 'due_date', 'ticket_number', 'sla_next_due_at'] as const;
 export const SORT_ORDER = ['asc', 'desc'] as const;
 
 const Name = Type.String({ minLength: 1, maxLength: 255 });
 const Sort = Type.Object(
   {
-    by: StringEnum(SORT_BY, { description: 'priority sorts low < medium < high < urgent; tickets without a due date sort after those with one (asc)' }),
+    by: StringEnum(SORT_BY, { description: 'priority sorts low < medium < high < urgent; tickets without a due date (due_date) or a running SLA clock (sla_next_due_at) sort after those with one (asc)' }),
     order: StringEnum(SORT_ORDER),
   },
   { additionalProperties: false, description: "The order of the view's tickets; ties broken by ticket_number in the same order" },

@@ -128,6 +128,12 @@ async function whereOf(db: Executor, auth: AuthContext, row: repo.ViewRow, field
   return compileConditions(conditions, { organizationId: auth.organizationId, me: auth.holderUserId, fieldIds: ids, now: new Date(), semiJoin: forCount });
 }
 
+/** The earliest due time the ticket's sla block shows (its `sla_next_due_at`). */
+function slaNextDueAt(t: Ticket): string | null {
+  const dues = [t.sla?.first_response_due_at, t.sla?.next_response_due_at, t.sla?.resolution_due_at].filter((d): d is string => typeof d === 'string');
+  return dues.length === 0 ? null : dues.sort()[0]!;
+}
+
 /** A view's order for keyset paging: its sort value, then the ticket number. */
 export function viewOrder(sort: View['sort']): SortKey<Ticket> {
   const of = (t: Ticket): [string | number, number] => {
@@ -136,6 +142,8 @@ export function viewOrder(sort: View['sort']): SortKey<Ticket> {
         return [['low', 'medium', 'high', 'urgent'].indexOf(t.priority) + 1, t.ticket_number];
       case 'due_date':
         return [t.due_date ?? repo.NO_DUE_DATE, t.ticket_number];
+      case 'sla_next_due_at':
+        return [slaNextDueAt(t) ?? repo.NO_DUE_DATE, t.ticket_number];
       case 'ticket_number':
         return [t.ticket_number, t.ticket_number];
       default:
