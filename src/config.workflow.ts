@@ -35,10 +35,10 @@ export interface WorkflowConfig {
   slaSweepIntervalMs: number;
 }
 
-const WorkflowEnvSchema = Type.Object(WorkflowEnv);
+type WorkflowEnvValues = Static<ReturnType<typeof Type.Object<typeof WorkflowEnv>>>;
 
 /** The workflow settings from the validated environment. */
-export function workflowConfig(e: Static<typeof WorkflowEnvSchema>): WorkflowConfig {
+export function workflowConfig(e: WorkflowEnvValues): WorkflowConfig {
   return {
     jobs: { pollIntervalMs: e.JOBS_POLL_INTERVAL_MS, leaseMs: e.JOBS_LEASE_MS },
     live: { streamsPerPrincipal: e.LIVE_STREAMS_PER_PRINCIPAL, streamsPerOrg: e.LIVE_STREAMS_PER_ORG, pollIntervalMs: e.LIVE_POLL_INTERVAL_MS, heartbeatMs: e.LIVE_HEARTBEAT_MS, presenceTtlMs: e.LIVE_PRESENCE_TTL_MS },

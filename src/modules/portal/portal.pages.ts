@@ -75,7 +75,7 @@ export async function portalPages(fastify: FastifyInstance, deps: portal.PortalD
       produces: ['text/html'],
       params: PortalTicketParams,
       querystring: PortalPageQuery,
-      response: { 200: Html('The ticket page'), ...HTML_ERRORS },
+      response: { 200: Html('The ticket page'), ...HTML_ERRORS, 422: Html('A query parameter is malformed (e.g. `sent` with a NUL)') },
     },
     handler: async (request, reply) => {
       const token = request.params.tracking_token;
