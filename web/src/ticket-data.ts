@@ -48,13 +48,3 @@ export function useUpdateTicket(id: string, onConflict: () => void) {
     },
   });
 }
-
-/**
- * Whether the ticket is still as it was at `etag` (GET with If-None-Match: 304 = unchanged). The
- * answer's new ETag comes back when it changed.
- */
-export async function changedSince(id: string, etag: string): Promise<string | null> {
-  const result = await api.GET('/v1/tickets/{ticket_id}', { params: { path: { ticket_id: id }, header: { 'if-none-match': etag } } });
-  if (result.response.status === 304) return null;
-  return result.response.headers.get('etag') ?? '';
-}
