@@ -167,9 +167,19 @@ describe.skipIf(!available)('the agent console in a real browser', () => {
       type Styled = { getComputedStyle(element: unknown): { backgroundColor: string } };
       const background = (el: typeof reply) => el.evaluate((e) => (globalThis as unknown as Styled).getComputedStyle(e).backgroundColor);
       expect(await background(reply)).not.toBe(await background(note));
+      // The agent's own change while writing is no conflict.
+      await page.getByLabel(/Internal note/).fill('Raised the priority: a second customer reports it.');
+      const patched = page.waitForResponse((r) => r.request().method() === 'PATCH' && r.url().endsWith(`/v1/tickets/${ticket.id}`));
+      await page.getByLabel('Priority', { exact: true }).selectOption('urgent');
+      expect((await patched).status()).toBe(200);
+      await expect.poll(() => page.getByLabel('Priority', { exact: true }).inputValue()).toBe('urgent');
+      await page.getByRole('button', { name: 'Add note' }).click();
+      await expect.poll(() => thread.count()).toBe(4);
+      expect(await page.getByRole('alert').count()).toBe(0);
       expect((await agentComments(t, ticket.id)).map((c) => [c.body, c.is_internal])).toEqual([
         ['We have reset the link; please try again.', false],
         ['Checked the logs: the mail bounced twice.', true],
+        ['Raised the priority: a second customer reports it.', true],
       ]);
     });
   });
@@ -182,6 +192,8 @@ describe.skipIf(!available)('the agent console in a real browser', () => {
       await page.getByRole('heading', { level: 1, name: new RegExp(ticket.subject) }).waitFor();
       await page.keyboard.press('a');
       await expect.poll(async () => (await ticketNow(t, ticket.id)).assigned_user_id).toBe(org.dana.id);
+      // The page has the answer (and the new ETag) before the next change is sent.
+      await page.getByRole('button', { name: /^Take/ }).waitFor({ state: 'detached' });
       await page.keyboard.press('Shift+P');
       await expect.poll(async () => (await ticketNow(t, ticket.id)).status).toBe('pending');
       await expect.poll(() => page.getByLabel('Status', { exact: true }).inputValue()).toBe('pending');

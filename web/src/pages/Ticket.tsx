@@ -5,7 +5,7 @@ import { PRESENCE_REFRESH_MS, sendPresence, useLiveState, usePresence } from '..
 import { useUsers } from '../lookups.js';
 import { navigate } from '../router.js';
 import { announce, useShortcuts } from '../shortcuts.js';
-import { CONFLICT, useTicket, useUpdateTicket } from '../ticket-data.js';
+import { CONFLICT, pastOwnChanges, useTicket, useUpdateTicket } from '../ticket-data.js';
 import { Lock, StatusBadge } from '../ui.js';
 import { lastQueue } from './Queue.js';
 import { Attachments, CustomerPanel, History, Properties } from './TicketSide.js';
@@ -218,7 +218,7 @@ function Composer(props: {
     setError(null);
     try {
       // The server refuses (412, nothing written) when the ticket changed after the agent began writing.
-      const ifMatch = since.current ?? etag;
+      const ifMatch = pastOwnChanges(id, since.current ?? etag);
       const result = await api.POST('/v1/tickets/{ticket_id}/comments', {
         params: { path: { ticket_id: id }, header: ifMatch ? { 'if-match': ifMatch } : {} },
         body: { body: text, is_internal: mode === 'note', ...(files.length ? { attachment_ids: files.map((f) => f.id) } : {}) },
