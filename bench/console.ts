@@ -157,7 +157,7 @@ try {
   await context.close();
   console.log(`open a ticket of ${COMMENTS} comments until all are on screen (${RUNS} runs): ${ms(open)}`);
   console.log(`status change until the page shows it: ${ms(status)}`);
-  console.log(`reply until it is on screen (comments reloaded): ${ms(reply)}`);
+  console.log(`reply until it is on screen: ${ms(reply)}`);
 } finally {
   await browser.close();
   await app.close();

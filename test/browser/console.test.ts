@@ -59,7 +59,8 @@ describe.skipIf(!available)('the agent console in a real browser', () => {
     expect(csp).not.toContain('unsafe-inline');
     await withPage(async (page) => {
       await page.goto(`${base}/app/`);
-      expect(await page.getByRole('heading', { name: 'Sign in to the console' }).count()).toBe(1);
+      // The page asks who is signed in first ("Loading…"), then shows the form.
+      await page.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
       await page.getByLabel('Email').fill(org.dana.email);
       await page.getByLabel('Password').fill('wrong password, long enough');
       await page.getByRole('button', { name: 'Sign in' }).click();

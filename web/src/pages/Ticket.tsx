@@ -230,7 +230,9 @@ function Composer(props: {
         void client.invalidateQueries({ queryKey: ['t', id] });
         return;
       }
-      must(result);
+      // On screen at once; the reload below brings the rest (the ticket's new state, others' comments).
+      const created = must(result);
+      client.setQueryData<Comment[]>(['t', id, 'comments'], (old) => (old && !old.some((c) => c.id === created.id) ? [...old, created] : old));
       setText('');
       setFiles([]);
       since.current = null;
