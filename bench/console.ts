@@ -20,10 +20,13 @@ import { seed } from './seed.js';
  * first load fetches, gzip-compressed; then, on a SQLite store of BENCH_CONSOLE_TICKETS tickets
  * (default 100,000), the time from pressing "Sign in" to the first ticket of the queue on screen,
  * and from Enter on it to its conversation on screen, in Debian's Chromium (CHROMIUM_PATH), each
- * BENCH_CONSOLE_RUNS times (default 10) in a fresh browser context (no cache).
+ * BENCH_CONSOLE_RUNS times (default 10) in a fresh browser context (no cache); then, in one
+ * signed-in page, opening tickets of BENCH_CONSOLE_COMMENTS comments (default 200) until every one
+ * is on screen, a status change on each and a reply to each.
  */
 const TICKETS = Number(process.env.BENCH_CONSOLE_TICKETS ?? 100_000);
 const RUNS = Number(process.env.BENCH_CONSOLE_RUNS ?? 10);
+const COMMENTS = Number(process.env.BENCH_CONSOLE_COMMENTS ?? 200);
 const PASSWORD = 'bench password, long enough';
 
 function bundle(): { file: string; bytes: number; gzip: number }[] {
@@ -66,6 +69,11 @@ try {
   });
   if (created.statusCode !== 201) throw new Error(`creating the agent: ${created.statusCode} ${created.body}`);
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
+  const call = async (method: 'POST', url: string, body: unknown): Promise<{ id: string }> => {
+    const res = await app.inject({ method, url, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+    if (res.statusCode !== 201) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
+    return res.json<{ id: string }>();
+  };
 
   const toQueue: number[] = [];
   const toTicket: number[] = [];
@@ -99,6 +107,57 @@ try {
   }
   console.log(`sign-in to first ticket visible (${RUNS} runs, ${TICKETS.toLocaleString('en')} tickets): ${ms(toQueue)}`);
   console.log(`Enter on it to its conversation visible: ${ms(toTicket)}`);
+
+  // A long conversation: RUNS + 1 tickets of COMMENTS comments each, opened one after the other in
+  // one signed-in page (each for the first time, so nothing is cached), then on each a status
+  // change and a reply.
+  const long: string[] = [];
+  started = performance.now();
+  for (let i = 0; i < RUNS + 1; i++) {
+    const ticket = await call('POST', '/v1/tickets', { subject: `A long conversation ${i}`, description: 'It goes on.', customer_email: 'long@example.com', customer_name: 'Long Talker' });
+    for (let c = 0; c < COMMENTS; c++) {
+      await call('POST', `/v1/tickets/${ticket.id}/comments`, { body: `Message ${c + 1}: ${'we looked again and found more to say. '.repeat(4)}`, is_internal: c % 5 === 4 });
+    }
+    long.push(ticket.id);
+  }
+  console.log(`seeded ${long.length} tickets of ${COMMENTS} comments in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${base}/app/`);
+  await page.getByLabel('Email').fill('bench-agent@example.com');
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.locator('ol.rows > li').first().waitFor();
+  const open: number[] = [];
+  const status: number[] = [];
+  const reply: number[] = [];
+  const thread = page.locator('ol.thread > li');
+  for (const [run, id] of long.entries()) {
+    // In-app navigation, as a click on a queue row does (the router follows popstate).
+    started = performance.now();
+    await page.evaluate(`history.pushState(null, '', '/app/tickets/${id}'); dispatchEvent(new PopStateEvent('popstate'))`);
+    await thread.nth(COMMENTS).waitFor({ timeout: 20_000 });
+    const opened = performance.now() - started;
+    await page.getByRole('heading', { level: 1, name: new RegExp(`A long conversation ${run}$`) }).waitFor();
+    started = performance.now();
+    await page.getByLabel('Status', { exact: true }).selectOption('pending');
+    await page.locator('.meta .status-pending').waitFor();
+    const changed = performance.now() - started;
+    await page.getByLabel(/Public reply/).fill('Thanks, that settles it.');
+    started = performance.now();
+    await page.getByRole('button', { name: 'Send reply' }).click();
+    await thread.nth(COMMENTS + 1).waitFor({ timeout: 20_000 });
+    const replied = performance.now() - started;
+    if (run > 0) {
+      open.push(opened);
+      status.push(changed);
+      reply.push(replied);
+    }
+  }
+  await context.close();
+  console.log(`open a ticket of ${COMMENTS} comments until all are on screen (${RUNS} runs): ${ms(open)}`);
+  console.log(`status change until the page shows it: ${ms(status)}`);
+  console.log(`reply until it is on screen: ${ms(reply)}`);
 } finally {
   await browser.close();
   await app.close();

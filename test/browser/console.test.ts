@@ -59,7 +59,8 @@ describe.skipIf(!available)('the agent console in a real browser', () => {
     expect(csp).not.toContain('unsafe-inline');
     await withPage(async (page) => {
       await page.goto(`${base}/app/`);
-      expect(await page.getByRole('heading', { name: 'Sign in to the console' }).count()).toBe(1);
+      // The page asks who is signed in first ("Loading…"), then shows the form.
+      await page.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
       await page.getByLabel('Email').fill(org.dana.email);
       await page.getByLabel('Password').fill('wrong password, long enough');
       await page.getByRole('button', { name: 'Sign in' }).click();
@@ -167,9 +168,19 @@ describe.skipIf(!available)('the agent console in a real browser', () => {
       type Styled = { getComputedStyle(element: unknown): { backgroundColor: string } };
       const background = (el: typeof reply) => el.evaluate((e) => (globalThis as unknown as Styled).getComputedStyle(e).backgroundColor);
       expect(await background(reply)).not.toBe(await background(note));
+      // The agent's own change while writing is no conflict.
+      await page.getByLabel(/Internal note/).fill('Raised the priority: a second customer reports it.');
+      const patched = page.waitForResponse((r) => r.request().method() === 'PATCH' && r.url().endsWith(`/v1/tickets/${ticket.id}`));
+      await page.getByLabel('Priority', { exact: true }).selectOption('urgent');
+      expect((await patched).status()).toBe(200);
+      await expect.poll(() => page.getByLabel('Priority', { exact: true }).inputValue()).toBe('urgent');
+      await page.getByRole('button', { name: 'Add note' }).click();
+      await expect.poll(() => thread.count()).toBe(4);
+      expect(await page.getByRole('alert').count()).toBe(0);
       expect((await agentComments(t, ticket.id)).map((c) => [c.body, c.is_internal])).toEqual([
         ['We have reset the link; please try again.', false],
         ['Checked the logs: the mail bounced twice.', true],
+        ['Raised the priority: a second customer reports it.', true],
       ]);
     });
   });
@@ -182,6 +193,8 @@ describe.skipIf(!available)('the agent console in a real browser', () => {
       await page.getByRole('heading', { level: 1, name: new RegExp(ticket.subject) }).waitFor();
       await page.keyboard.press('a');
       await expect.poll(async () => (await ticketNow(t, ticket.id)).assigned_user_id).toBe(org.dana.id);
+      // The page has the answer (and the new ETag) before the next change is sent.
+      await page.getByRole('button', { name: /^Take/ }).waitFor({ state: 'detached' });
       await page.keyboard.press('Shift+P');
       await expect.poll(async () => (await ticketNow(t, ticket.id)).status).toBe('pending');
       await expect.poll(() => page.getByLabel('Status', { exact: true }).inputValue()).toBe('pending');
@@ -223,6 +236,55 @@ describe.skipIf(!available)('the agent console in a real browser', () => {
     });
   });
 
+  it('sends the files picked or dropped while writing with the reply, and shows them on it', async () => {
+    const { t, base } = suite;
+    const ticket = org.tickets[3]!;
+    await withPage(async (page) => {
+      await signIn(page, base, org.dana.email, `/app/tickets/${ticket.id}`);
+      await page.getByRole('heading', { level: 1, name: new RegExp(ticket.subject) }).waitFor();
+      await page.keyboard.press('r');
+      await page.keyboard.type('The corrected invoice and the log are attached.');
+      await page.getByLabel('Attach files').setInputFiles({ name: 'invoice-corrected.txt', mimeType: 'text/plain', buffer: Buffer.from('Total: 120.00') });
+      const dropped = await page.evaluateHandle(`(() => {
+        const data = new DataTransfer();
+        data.items.add(new File(['12:00 retry ok'], 'sync.log', { type: 'text/plain' }));
+        return data;
+      })()`);
+      await page.locator('.composer form').dispatchEvent('drop', { dataTransfer: dropped });
+      const chosen = page.getByRole('list', { name: 'Files sent with this message' });
+      await expect.poll(() => chosen.locator('li').allInnerTexts()).toEqual([expect.stringContaining('invoice-corrected.txt'), expect.stringContaining('sync.log')]);
+      await page.keyboard.press('Control+Enter');
+      const thread = page.locator('ol.thread > li');
+      await expect.poll(() => thread.count()).toBe(2);
+      await expect.poll(() => thread.last().getByRole('list', { name: 'Attached files' }).innerText()).toMatch(/invoice-corrected\.txt[\s\S]*sync\.log/);
+      expect(await chosen.count()).toBe(0);
+      const files = (await t.request({ method: 'GET', url: `/v1/tickets/${ticket.id}/attachments` })).json<{ id: string; filename: string }[]>();
+      const byName = new Map(files.map((f) => [f.filename, f.id]));
+      const comments = await agentComments(t, ticket.id);
+      expect(comments.map((c) => [c.body, c.is_internal, (c as unknown as { attachment_ids: string[] }).attachment_ids])).toEqual([
+        ['The corrected invoice and the log are attached.', false, [byName.get('invoice-corrected.txt'), byName.get('sync.log')]],
+      ]);
+    });
+  });
+
+  it('signs out: the session ends, the queue is no longer reachable, and the sign-in form is back', async () => {
+    const { base } = suite;
+    await withPage(async (page) => {
+      await signIn(page, base, org.ada.email, '/app/queues/open');
+      await page.locator('ol.rows > li').first().waitFor();
+      const ended = page.waitForResponse((r) => r.request().method() === 'DELETE' && r.url().endsWith('/v1/sessions/current'));
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      expect((await ended).status()).toBe(204);
+      await page.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
+      expect(await page.locator('ol.rows').count()).toBe(0);
+      // The API answers this browser no more.
+      expect((await page.request.get(`${base}/v1/tickets`)).status()).toBe(401);
+      await page.goto(`${base}/app/queues/open`);
+      await page.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
+      expect(await page.locator('ol.rows').count()).toBe(0);
+    });
+  });
+
   it('refuses a reply to a ticket changed since it was opened, and keeps the typed text', async () => {
     const { t, base } = suite;
     const ticket = org.tickets[4]!;
@@ -234,7 +296,17 @@ describe.skipIf(!available)('the agent console in a real browser', () => {
       // Another agent changes the ticket meanwhile.
       const res = await t.request({ method: 'PATCH', url: `/v1/tickets/${ticket.id}`, body: { priority: 'urgent' } });
       expect(res.statusCode).toBe(200);
+      // The console asks no question first: it sends the reply with If-Match, and the service refuses it.
+      const checks: string[] = [];
+      page.on('request', (request) => {
+        if (request.headers()['if-none-match']) checks.push(request.url());
+      });
+      const refused = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith(`/v1/tickets/${ticket.id}/comments`));
       await page.getByRole('button', { name: 'Send reply' }).click();
+      const answer = await refused;
+      expect(answer.status()).toBe(412);
+      expect(answer.request().headers()['if-match']).toMatch(/^(W\/)?"/);
+      expect(checks).toEqual([]);
       await expect.poll(() => page.getByRole('alert').innerText()).toContain('This ticket changed since you opened it');
       expect(await page.getByLabel(/Public reply/).inputValue()).toBe('The refund is on its way.');
       expect(await agentComments(t, ticket.id)).toEqual([]);

@@ -41,6 +41,9 @@ export function App() {
 }
 
 function SignIn({ onSignedIn }: { onSignedIn: (session: Session) => void }) {
+  const client = useQueryClient();
+  // Nothing of a signed-out session stays in memory (the shell has gone by now, so nothing refetches).
+  useEffect(() => client.removeQueries({ predicate: (query) => query.queryKey[0] !== 'session' }), [client]);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const submit = async (event: FormEvent<HTMLFormElement>) => {
@@ -100,8 +103,9 @@ function Shell({ session }: { session: Session }) {
   const signOut = async () => {
     await api.DELETE('/v1/sessions/current');
     setCsrfToken(null);
-    client.clear();
-    navigate('/', true);
+    // The next sign-in starts at the queue; the address changes quietly, so the shell does not render a page on its way out.
+    window.history.replaceState(null, '', '/app/');
+    // The shell (its queries and stream) goes; the sign-in form then forgets every cached answer.
     client.setQueryData(['session'], null);
   };
   const go = (to: string) => {

@@ -18,6 +18,19 @@ export function useTicket(id: string) {
   });
 }
 
+/** This page's own property changes: the ETag a ticket had before one (with If-Match) and the one after. */
+const own = new Map<string, string>();
+
+/**
+ * The ETag to send in If-Match for a reply begun at `etag`: moved on past the agent's own property
+ * changes made since (each applied with If-Match, so nobody else's change is in between).
+ */
+export function pastOwnChanges(id: string, etag: string): string {
+  let at = etag;
+  for (let hops = 0; hops < 100 && own.has(`${id} ${at}`); hops++) at = own.get(`${id} ${at}`)!;
+  return at;
+}
+
 export const CONFLICT = 'This ticket changed since you opened it';
 
 /** A change of the ticket's properties, sent with If-Match: a stale copy is 412, shown as a conflict. */
@@ -31,7 +44,9 @@ export function useUpdateTicket(id: string, onConflict: () => void) {
         body: changes,
       });
       if (result.response.status === 412) throw new ApiError(412, CONFLICT);
-      return { ticket: must(result), etag: result.response.headers.get('etag') ?? '' };
+      const next = { ticket: must(result), etag: result.response.headers.get('etag') ?? '' };
+      if (loaded?.etag && next.etag) own.set(`${id} ${loaded.etag}`, next.etag);
+      return next;
     },
     onSuccess: (loaded) => {
       client.setQueryData(['t', id, 'ticket'], loaded);
@@ -47,14 +62,4 @@ export function useUpdateTicket(id: string, onConflict: () => void) {
       }
     },
   });
-}
-
-/**
- * Whether the ticket is still as it was at `etag` (GET with If-None-Match: 304 = unchanged). The
- * answer's new ETag comes back when it changed.
- */
-export async function changedSince(id: string, etag: string): Promise<string | null> {
-  const result = await api.GET('/v1/tickets/{ticket_id}', { params: { path: { ticket_id: id }, header: { 'if-none-match': etag } } });
-  if (result.response.status === 304) return null;
-  return result.response.headers.get('etag') ?? '';
 }

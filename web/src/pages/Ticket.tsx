@@ -1,11 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { ApiError, api, must, when, type Comment, type User } from '../api.js';
+import { ApiError, api, must, multipart, when, type Attachment, type Comment, type User } from '../api.js';
 import { PRESENCE_REFRESH_MS, sendPresence, useLiveState, usePresence } from '../live.js';
 import { useUsers } from '../lookups.js';
 import { navigate } from '../router.js';
 import { announce, useShortcuts } from '../shortcuts.js';
-import { changedSince, CONFLICT, useTicket, useUpdateTicket } from '../ticket-data.js';
+import { CONFLICT, pastOwnChanges, useTicket, useUpdateTicket } from '../ticket-data.js';
 import { Lock, StatusBadge } from '../ui.js';
 import { lastQueue } from './Queue.js';
 import { Attachments, CustomerPanel, History, Properties } from './TicketSide.js';
@@ -19,6 +19,11 @@ export function TicketPage({ id, me }: { id: string; me: User }) {
     queryFn: async () => must(await api.GET('/v1/tickets/{ticket_id}/comments', { params: { path: { ticket_id: id }, query: { limit: 500 } } })),
   });
   const users = useUsers();
+  const attachments = useQuery({
+    queryKey: ['t', id, 'attachments'],
+    queryFn: async () => must(await api.GET('/v1/tickets/{ticket_id}/attachments', { params: { path: { ticket_id: id }, query: { limit: 100 } } })),
+  });
+  const named = new Map<string, Attachment>((attachments.data ?? []).map((a) => [a.id, a]));
   const presence = usePresence(id).filter((u) => u.id !== me.id);
   const [conflict, setConflict] = useState(false);
   const presenceState = useRef<'viewing' | 'replying'>('viewing');
@@ -135,6 +140,11 @@ export function TicketPage({ id, me }: { id: string; me: User }) {
                     <strong>{author(c)}</strong> <span>{when(c.created_at)}</span>
                   </div>
                   <div className="msg-body">{c.body}</div>
+                  {c.attachment_ids.length > 0 && (
+                    <ul className="msg-files" aria-label="Attached files">
+                      {c.attachment_ids.map((a) => <li key={a}>📎 {named.get(a)?.filename ?? 'A file'}</li>)}
+                    </ul>
+                  )}
                 </li>
               );
             })}
@@ -167,6 +177,9 @@ function Composer(props: {
   const [text, setText] = useState(() => sessionStorage.getItem(`draft:${id}`) ?? '');
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // Files uploaded to the ticket for this message, sent with it as attachment_ids.
+  const [files, setFiles] = useState<{ id: string; filename: string }[]>([]);
+  const [uploading, setUploading] = useState(false);
   // The ticket's ETag when the agent began writing: a change after it is a conflict.
   const since = useRef<string | null>(null);
   const replying = useRef(false);
@@ -181,20 +194,47 @@ function Composer(props: {
     }
   }, [id, text]);
 
+  const upload = async (list: File[]) => {
+    if (!list.length) return;
+    setUploading(true);
+    setError(null);
+    try {
+      for (const file of list) {
+        const added = must(await api.POST('/v1/tickets/{ticket_id}/attachments', { params: { path: { ticket_id: id } }, body: { file }, bodySerializer: multipart }));
+        setFiles((now) => [...now, { id: added.id, filename: added.filename }]);
+      }
+      void client.invalidateQueries({ queryKey: ['t', id, 'attachments'] });
+      announce(`${list.length} file${list.length === 1 ? '' : 's'} attached to the ${mode === 'note' ? 'note' : 'reply'}`);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : 'Uploading failed');
+    } finally {
+      setUploading(false);
+    }
+  };
+
   const send = async () => {
-    if (!text.trim() || sending) return;
+    if (!text.trim() || sending || uploading) return;
     setSending(true);
     setError(null);
     try {
-      const changed = await changedSince(id, since.current ?? etag);
-      if (changed !== null) {
-        since.current = changed;
+      // The server refuses (412, nothing written) when the ticket changed after the agent began writing.
+      const ifMatch = pastOwnChanges(id, since.current ?? etag);
+      const result = await api.POST('/v1/tickets/{ticket_id}/comments', {
+        params: { path: { ticket_id: id }, header: ifMatch ? { 'if-match': ifMatch } : {} },
+        body: { body: text, is_internal: mode === 'note', ...(files.length ? { attachment_ids: files.map((f) => f.id) } : {}) },
+      });
+      if (result.response.status === 412) {
+        // Reloaded below: the next send is against the ticket as it is now shown.
+        since.current = null;
         props.onConflict();
         void client.invalidateQueries({ queryKey: ['t', id] });
         return;
       }
-      must(await api.POST('/v1/tickets/{ticket_id}/comments', { params: { path: { ticket_id: id } }, body: { body: text, is_internal: mode === 'note' } }));
+      // On screen at once; the reload below brings the rest (the ticket's new state, others' comments).
+      const created = must(result);
+      client.setQueryData<Comment[]>(['t', id, 'comments'], (old) => (old && !old.some((c) => c.id === created.id) ? [...old, created] : old));
       setText('');
+      setFiles([]);
       since.current = null;
       props.onSent();
       announce(mode === 'note' ? 'Note added' : 'Reply sent');
@@ -219,7 +259,14 @@ function Composer(props: {
           <Lock /> Internal note <kbd>n</kbd>
         </button>
       </div>
-      <form onSubmit={(e) => { e.preventDefault(); void send(); }}>
+      <form
+        onSubmit={(e) => { e.preventDefault(); void send(); }}
+        onDragOver={(e) => e.preventDefault()}
+        onDrop={(e) => {
+          e.preventDefault();
+          void upload([...e.dataTransfer.files]);
+        }}
+      >
         <label htmlFor="composer">{mode === 'reply' ? 'Public reply — the customer will see this' : 'Internal note — only agents see this'}</label>
         <textarea
           id="composer"
@@ -237,10 +284,26 @@ function Composer(props: {
             }
           }}
         />
+        {files.length > 0 && (
+          <ul className="composer-files" aria-label="Files sent with this message">
+            {files.map((f) => (
+              <li key={f.id}>
+                {f.filename}{' '}
+                <button type="button" className="ghost small" aria-label={`Do not send ${f.filename}`} onClick={() => setFiles((now) => now.filter((x) => x.id !== f.id))}>×</button>
+              </li>
+            ))}
+          </ul>
+        )}
         {error && <p role="alert" className="alert error">{error}</p>}
         <div className="composer-actions">
-          <span className="hint"><kbd>Ctrl</kbd>+<kbd>Enter</kbd> to send</span>
-          <button type="submit" className="primary" disabled={sending || !text.trim()}>
+          <span className="hint">
+            <label className="file-button composer-attach">
+              Attach files
+              <input type="file" multiple className="visually-hidden" onChange={(e) => { void upload([...(e.target.files ?? [])]); e.target.value = ''; }} />
+            </label>
+            {uploading && <span role="status"> Uploading…</span>} · <kbd>Ctrl</kbd>+<kbd>Enter</kbd> to send
+          </span>
+          <button type="submit" className="primary" disabled={sending || uploading || !text.trim()}>
             {sending ? 'Sending…' : mode === 'reply' ? 'Send reply' : 'Add note'}
           </button>
         </div>
