@@ -224,12 +224,11 @@ describe('POST /portal/{tracking_token}/reply', () => {
     expect(await agentComments(t, ticket.id)).toEqual([]);
   });
 
-  it('takes only urlencoded forms (415 as a page otherwise)', async () => {
+  it('takes only multipart and urlencoded forms (415 as a page otherwise)', async () => {
     const ticket = await portalTicket(t);
     for (const [type, payload] of [
       ['application/json', '{"body":"hi"}'],
       ['text/plain', 'body=hi'],
-      ['multipart/form-data; boundary=x', '--x--'],
     ]) {
       const res = await t.app.inject({
         method: 'POST',
