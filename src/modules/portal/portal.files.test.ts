@@ -59,7 +59,7 @@ describe.each(['disk', 'database'] as const)('files with a portal reply, STORAGE
     expect(comment?.body).toBe('Here are the invoice and a screenshot');
     expect(res.headers.location).toMatch(new RegExp(`\\?sent=1#comment-${comment!.id}$`));
 
-    const files = await attachmentsOf(t, ticket.id);
+    const files = (await attachmentsOf(t, ticket.id)).sort((a, b) => a.filename.localeCompare(b.filename));
     expect(files.map((f) => [f.filename, f.content_type, f.size_bytes, f.uploaded_by_user_id])).toEqual([
       ['invoice.txt', 'text/plain', 14, null],
       ['screen.png', 'image/png', PNG.length, null],

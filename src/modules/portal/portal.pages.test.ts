@@ -75,7 +75,7 @@ describe('GET /portal/{tracking_token}', () => {
     expect(html).toContain(`<a href="/portal/${ticket.tracking_token}/attachments/${fileId}">report.txt</a>`);
     expect(html).toContain('(text/plain, 12 bytes)');
     // A form that works without JavaScript, its field labelled and described.
-    expect(html).toContain(`<form method="post" action="/portal/${ticket.tracking_token}/reply">`);
+    expect(html).toContain(`<form method="post" action="/portal/${ticket.tracking_token}/reply" enctype="multipart/form-data">`);
     expect(html).toContain('<label for="reply-body">Your message</label>');
     expect(html).toMatch(/<textarea id="reply-body" name="body"[^>]* required aria-describedby="reply-hint">/);
     expect(html).not.toContain('<script');
