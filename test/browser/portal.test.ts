@@ -83,7 +83,11 @@ describe.skipIf(!available)('the customer portal in a real browser', () => {
       expect(await page.getByRole('status').innerText()).toContain('Your reply was sent.');
       const link = page.locator('ol.thread > li.customer').getByRole('link', { name: 'invoice-0042.txt', exact: true });
       expect(await link.count()).toBe(1);
-      const opened = await context.request.get(new URL((await link.getAttribute('href'))!, base).href);
+      // The link redirects to a signed address under PUBLIC_URL; here the same server, at `base`.
+      const redirect = await context.request.get(new URL((await link.getAttribute('href'))!, base).href, { maxRedirects: 0 });
+      expect(redirect.status()).toBe(303);
+      const signed = new URL(redirect.headers().location!);
+      const opened = await context.request.get(`${base}${signed.pathname}${signed.search}`);
       expect(opened.status()).toBe(200);
       expect(await opened.text()).toBe('INV-2026-0042: 120 EUR');
 
