@@ -113,7 +113,7 @@ export async function portalPages(fastify: FastifyInstance, deps: portal.PortalD
         303: Type.Null({ description: 'Sent: back to the ticket page (Location, with `sent=1` so it confirms), at the new comment' }),
         ...HTML_ERRORS,
         409: Html('The ticket is closed: its page with the reason'),
-        400: Html('A refused file (type, size, content), or a form that could not be read: the ticket page with the reason'),
+        400: Html('A refused file (type, size, content): the ticket page with the reason; or a form or address that could not be read'),
         413: Html("An urlencoded form larger than 1 MiB, or files over the organization's storage quota"),
         415: Html('Neither multipart/form-data nor an urlencoded form'),
         422: Html('Empty or too long: the ticket page with the reason and the text as typed'),
