@@ -1538,8 +1538,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * The page's reply form (application/x-www-form-urlencoded field `body`)
-         * @description Answers 303 See Other back to the ticket page. A refused reply (empty, too long, ticket closed) shows the ticket page again with the reason, as 422 or 409.
+         * The page's reply form: field `body`, and up to five file parts named `files` (multipart/form-data)
+         * @description Answers 303 See Other back to the ticket page. A refused reply (empty, too long, ticket closed) shows the ticket page again with the reason, as 422 or 409. Files follow the upload rules (allowed types, 30 MB each, content matching the declared type, the storage quota); a refused file refuses the whole reply (400 or 413, the page with the reason and the text kept), and nothing is kept. An urlencoded form (text only) is taken too.
          *
          *     Public: no API key needed.
          */
@@ -3178,6 +3178,8 @@ export interface components {
             author_type: "customer" | "agent";
             /** @description The agent's full name; null for the customer's own replies and for agents not on record */
             author_name: string | null;
+            /** @description The ticket's files this comment carries (see the ticket's `attachments`) */
+            attachment_ids: string[];
             /** Format: date-time */
             created_at: string;
         };
@@ -10581,6 +10583,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                "multipart/form-data": components["schemas"]["PostPortalReplyRequest"];
                 "application/x-www-form-urlencoded": components["schemas"]["PostPortalReplyRequest"];
             };
         };
@@ -10593,7 +10596,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The form could not be read, or the address is malformed */
+            /** @description A refused file (type, size, content): the ticket page with the reason; or a form or address that could not be read */
             400: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];
@@ -10626,7 +10629,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Larger than 1 MiB */
+            /** @description An urlencoded form larger than 1 MiB, or files over the organization's storage quota */
             413: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];
@@ -10648,7 +10651,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Not an urlencoded form */
+            /** @description Neither multipart/form-data nor an urlencoded form */
             415: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];

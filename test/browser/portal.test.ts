@@ -70,6 +70,38 @@ describe.skipIf(!available)('the customer portal in a real browser', () => {
     }
   });
 
+  it('attaches a file through the form, with JavaScript off; the reply lists it with a link that opens it', async () => {
+    const { t, browser, base } = suite;
+    const ticket = await portalTicket(t);
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${base}/portal/${ticket.tracking_token}`);
+      await page.getByLabel('Your message').fill('The invoice is attached.');
+      await page.getByLabel('Files (optional)').setInputFiles({ name: 'invoice-0042.txt', mimeType: 'text/plain', buffer: Buffer.from('INV-2026-0042: 120 EUR') });
+      await Promise.all([page.waitForURL(/#comment-[0-9a-f-]{36}$/), page.getByRole('button', { name: 'Send reply' }).click()]);
+      expect(await page.getByRole('status').innerText()).toContain('Your reply was sent.');
+      const link = page.locator('ol.thread > li.customer').getByRole('link', { name: 'invoice-0042.txt', exact: true });
+      expect(await link.count()).toBe(1);
+      // The link redirects to a signed address under PUBLIC_URL; here the same server, at `base`.
+      const redirect = await context.request.get(new URL((await link.getAttribute('href'))!, base).href, { maxRedirects: 0 });
+      expect(redirect.status()).toBe(303);
+      const signed = new URL(redirect.headers().location!);
+      const opened = await context.request.get(`${base}${signed.pathname}${signed.search}`);
+      expect(opened.status()).toBe(200);
+      expect(await opened.text()).toBe('INV-2026-0042: 120 EUR');
+
+      const [comment] = await agentComments(t, ticket.id);
+      const files = await t.request({ method: 'GET', url: `/v1/tickets/${ticket.id}/attachments`, key: t.org.adminKey });
+      const [file] = files.json<{ id: string; filename: string }[]>();
+      expect(file?.filename).toBe('invoice-0042.txt');
+      const full = await t.request({ method: 'GET', url: `/v1/tickets/${ticket.id}/comments/${comment!.id}`, key: t.org.adminKey });
+      expect(full.json<{ attachment_ids: string[] }>().attachment_ids).toEqual([file!.id]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('never runs markup from file names, the subject or comments', async () => {
     const { t, browser, base } = suite;
     const payload = 'window.__pwned=1;alert(1)';

@@ -8,11 +8,12 @@ import { AppError, errors } from '../../errors.js';
 import { toAppError } from '../../http/error-handler.js';
 import { assertIfMatch, type IfMatch } from '../../http/conditional.js';
 import { pipeline } from 'node:stream';
+import type { Executor } from '../../shared/executor.js';
 import type { Page } from '../../shared/pagination.js';
 import { nowIso, toIso } from '../../shared/time.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import type { SignedUrl, UrlSigner } from '../../storage/signed-urls.js';
-import { actorOf, withEvents, type Actor } from '../events/events.log.js';
+import { actorOf, withEvents, type Actor, type EventLog } from '../events/events.log.js';
 import { storageUsed } from '../organizations/organizations.repository.js';
 import { getTicketRow } from '../tickets/tickets.service.js';
 import type { Attachment } from './attachments.schemas.js';
@@ -80,8 +81,7 @@ export async function uploadAttachment(
   const quota = deps.config.storageQuotaBytes;
   // Room left under the organization's quota: checked while the file streams in, so an upload that
   // cannot fit stops early; the commit checks again, exactly, against uploads committed meanwhile.
-  const usedBefore = quota === 0 ? 0 : await storageUsed(deps.store.db, auth.organizationId);
-  const room = quota === 0 ? Number.POSITIVE_INFINITY : quota - usedBefore;
+  const { usedBefore, room } = await quotaRoom(deps, auth.organizationId);
   let upload: { filename: string; contentType: string; size: number } | null = null;
   try {
     for await (const part of readableParts(parts)) {
@@ -90,18 +90,14 @@ export async function uploadAttachment(
         part.file.destroy();
         throw errors.badRequest(ONE_FILE_PART);
       }
-      const contentType = normalizeMimeType(part.mimetype);
-      if (!ALLOWED_TYPES.has(contentType)) {
-        part.file.destroy();
-        throw errors.fileTypeNotAllowed(contentType, [...ALLOWED_TYPES]);
-      }
-      let filename: string;
+      let accepted: AcceptedPart;
       try {
-        filename = storedFilename(part.filename);
+        accepted = acceptPart(part);
       } catch (error) {
         part.file.destroy();
         throw error;
       }
+      const { contentType, filename } = accepted;
       const overQuota = () => errors.storageQuotaExceeded(usedBefore, quota);
       fingerprint?.begin(part.filename, part.mimetype);
       const size = await stageFile(deps.blobs, id, auth.organizationId, part, contentType, overQuota, room, fingerprint);
@@ -119,17 +115,9 @@ export async function uploadAttachment(
       uploaded_by_user_id: auth.holderUserId,
       created_at: nowIso(),
     };
-    const attachment = presentAttachment(row);
     const actor = actorOf(auth);
     await withEvents(deps.store.db, auth.organizationId, actor, async (trx, events) => {
-      await insertAttachment(trx, row);
-      if (quota > 0) {
-        // The insert's trigger added the size to the organization's usage and holds its lock until
-        // commit, so concurrent uploads (any process) are counted here: over the quota rolls back.
-        const used = await storageUsed(trx, auth.organizationId);
-        if (used > quota) throw errors.storageQuotaExceeded(used - row.size_bytes, quota);
-      }
-      events.add({ type: 'attachment.created', resourceType: 'attachment', resourceId: id, ticketId, object: attachment, occurredAt: row.created_at });
+      await recordAttachment(trx, events, row, quota);
     }).catch(async (error: unknown) => {
       if (error instanceof AppError) throw error;
       // The ticket may have been deleted while the file streamed: the foreign key refuses the row.
@@ -141,11 +129,48 @@ export async function uploadAttachment(
       await removeAttachmentRow(deps, auth.organizationId, ticketId, id, actor);
       throw error;
     });
-    return attachment;
+    return presentAttachment(row);
   } catch (error) {
     await deps.blobs.discard(id);
     throw error;
   }
+}
+
+/** What a file part declares, once accepted: its normalized type and the name it is stored under. */
+export interface AcceptedPart {
+  contentType: string;
+  filename: string;
+}
+
+/** A file part's declared type and name, checked before any of its bytes is read (§8's allowed types). */
+export function acceptPart(part: MultipartFile): AcceptedPart {
+  const contentType = normalizeMimeType(part.mimetype);
+  if (!ALLOWED_TYPES.has(contentType)) throw errors.fileTypeNotAllowed(contentType, [...ALLOWED_TYPES]);
+  return { contentType, filename: storedFilename(part.filename) };
+}
+
+/** The organization's usage and the room left under its quota (infinite without a quota). */
+export async function quotaRoom(deps: Pick<AttachmentDeps, 'store' | 'config'>, organizationId: string): Promise<{ usedBefore: number; room: number }> {
+  const quota = deps.config.storageQuotaBytes;
+  const usedBefore = quota === 0 ? 0 : await storageUsed(deps.store.db, organizationId);
+  return { usedBefore, room: quota === 0 ? Number.POSITIVE_INFINITY : quota - usedBefore };
+}
+
+/**
+ * Inserts an attachment row with its `attachment.created` event, inside the caller's transaction,
+ * and checks the quota exactly: the insert's trigger added the size to the organization's usage
+ * and holds its lock until commit, so concurrent uploads (any process) are counted here: over the
+ * quota rolls back. The caller publishes the staged bytes after the commit.
+ */
+export async function recordAttachment(trx: Executor, events: EventLog, row: AttachmentRow & { created_at: string }, quota: number): Promise<Attachment> {
+  await insertAttachment(trx, row);
+  if (quota > 0) {
+    const used = await storageUsed(trx, row.organization_id);
+    if (used > quota) throw errors.storageQuotaExceeded(used - Number(row.size_bytes), quota);
+  }
+  const attachment = presentAttachment(row);
+  events.add({ type: 'attachment.created', resourceType: 'attachment', resourceId: row.id, ticketId: row.ticket_id, object: attachment, occurredAt: row.created_at });
+  return attachment;
 }
 
 async function findTicketQuietly(deps: AttachmentDeps, organizationId: string, ticketId: string): Promise<boolean> {
@@ -161,7 +186,7 @@ async function findTicketQuietly(deps: AttachmentDeps, organizationId: string, t
  * the client's error: a 400, never a 500. (Only the parser's errors pass through here: an error of
  * the loop body ends this generator with `return`, not by throwing into it.)
  */
-async function* readableParts(parts: AsyncIterable<Multipart>): AsyncGenerator<Multipart> {
+export async function* readableParts(parts: AsyncIterable<Multipart>): AsyncGenerator<Multipart> {
   try {
     for await (const part of parts) yield part;
   } catch (error) {
@@ -213,7 +238,7 @@ async function* fileBytes(
  * once the store has cleaned up (a database round trip or two), so a fast client cannot push
  * megabytes more meanwhile.
  */
-async function stageFile(
+export async function stageFile(
   blobs: BlobStore,
   id: string,
   organizationId: string,

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { PortalAttachment, PortalComment, PortalTicket } from './portal.schemas.js';
 import { REPLY_MAX_CHARS } from './portal.schemas.js';
+import { MAX_REPLY_FILES } from './portal.uploads.js';
 
 /**
  * The customer portal's HTML. Every value interpolated into a template goes through `escapeHtml`
@@ -58,6 +59,7 @@ dd { margin: 0; font-weight: 600; }
 .text { white-space: pre-wrap; overflow-wrap: anywhere; background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: .75rem 1rem; margin: 0; }
 ol.thread, ul.files { list-style: none; margin: 0; padding: 0; }
 ol.thread li { margin: 0 0 1rem; }
+article ul.files { margin: .25rem 0 0; }
 ol.thread li:target .text { outline: 3px solid var(--accent); }
 .by { display: flex; flex-wrap: wrap; gap: .25rem 1rem; margin: 0 0 .25rem; font-size: .9rem; color: var(--muted); }
 .by strong { color: var(--fg); }
@@ -65,11 +67,12 @@ ol.thread li:target .text { outline: 3px solid var(--accent); }
 ul.files li { margin: .25rem 0; overflow-wrap: anywhere; }
 .meta { color: var(--muted); font-size: .9rem; }
 a { color: var(--accent); }
-label { display: block; font-weight: 600; margin-bottom: .25rem; }
+label { display: block; font-weight: 600; margin: .75rem 0 .25rem; }
 .hint { margin: 0 0 .5rem; color: var(--muted); font-size: .9rem; }
 textarea { display: block; width: 100%; min-height: 9rem; font: inherit; padding: .5rem; border: 1px solid #8c959f; border-radius: 6px; }
 textarea[aria-invalid="true"] { border-color: var(--bad); }
-textarea:focus, button:focus, a:focus { outline: 3px solid var(--accent); outline-offset: 2px; }
+input[type="file"] { display: block; font: inherit; }
+textarea:focus, button:focus, a:focus, input:focus { outline: 3px solid var(--accent); outline-offset: 2px; }
 .error { color: var(--bad); font-weight: 600; margin: 0 0 .5rem; }
 button { margin-top: .75rem; font: inherit; font-weight: 600; color: #fff; background: var(--accent); border: 0; border-radius: 6px; padding: .5rem 1.25rem; cursor: pointer; }
 .notice { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: .75rem 1rem; }
@@ -145,13 +148,17 @@ export function formatBytes(bytes: number): string {
   return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
 }
 
-function comment(c: PortalComment): SafeHtml {
+function comment(c: PortalComment, files: ReadonlyMap<string, PortalAttachment>, pagePath: string): SafeHtml {
+  const carried = c.attachment_ids.map((id) => files.get(id)).filter((a) => a !== undefined);
   const who = c.author_type === 'customer' ? 'You' : (c.author_name ?? 'Support team');
   const role = c.author_type === 'customer' ? '' : ' (support)';
   return html`<li id="comment-${c.id}" class="${c.author_type}">
 <article aria-labelledby="comment-${c.id}-by">
 <p class="by" id="comment-${c.id}-by"><strong>${who}</strong>${role}<span>${time(c.created_at)}</span></p>
 <div class="text">${c.body}</div>
+${carried.length > 0 ? html`<ul class="files" aria-label="Files of this message">
+${carried.map((a) => attachment(a, `${pagePath}/attachments/${a.id}`))}
+</ul>` : ''}
 </article>
 </li>`;
 }
@@ -172,6 +179,7 @@ export interface TicketPageOptions {
 /** The ticket page: facts, the request, attachments, the public thread and the reply form. */
 export function renderTicketPage(ticket: PortalTicket, options: TicketPageOptions): string {
   const { pagePath, error, sent } = options;
+  const byId = new Map(ticket.attachments.map((a) => [a.id, a]));
   const shown = ticket.comments.length;
   const older = ticket.comment_count - shown;
   const thread =
@@ -179,7 +187,7 @@ export function renderTicketPage(ticket: PortalTicket, options: TicketPageOption
       ? html`<p>No replies yet. We will answer here; you can add details below at any time.</p>`
       : html`${older > 0 ? html`<p class="meta">The ${older} earliest messages are not shown.</p>` : ''}
 <ol class="thread">
-${ticket.comments.map(comment)}
+${ticket.comments.map((c) => comment(c, byId, pagePath))}
 </ol>
 ${sent && !error ? html`<p class="notice" id="reply-sent" role="status">Your reply was sent. Our support team will answer here, and you can add more below.</p>` : ''}`;
   const files =
@@ -190,11 +198,14 @@ ${ticket.attachments.map((a) => attachment(a, `${pagePath}/attachments/${a.id}`)
 </ul>`;
   const describedBy = error ? 'reply-hint reply-error' : 'reply-hint';
   const reply = ticket.accepts_replies
-    ? html`<form method="post" action="${pagePath}/reply">
+    ? html`<form method="post" action="${pagePath}/reply" enctype="multipart/form-data">
 <label for="reply-body">Your message</label>
 <p class="hint" id="reply-hint">Plain text, up to ${REPLY_MAX_CHARS.toLocaleString('en-US')} characters. Our support team will see it on your ticket.</p>
 ${error ? html`<p class="error" id="reply-error" role="alert">${error.message}</p>` : ''}
 <textarea id="reply-body" name="body" rows="8" maxlength="${REPLY_MAX_CHARS}" required aria-describedby="${describedBy}"${error ? html` aria-invalid="true"` : ''}>${error?.draft ?? ''}</textarea>
+<label for="reply-files">Files (optional)</label>
+<p class="hint" id="files-hint">Up to ${MAX_REPLY_FILES} files, 30 MB each: images, videos, PDF, plain text, ZIP, 7z or gzip archives.</p>
+<input type="file" id="reply-files" name="files" multiple aria-describedby="files-hint">
 <button type="submit">Send reply</button>
 </form>`
     : html`${error ? html`<p class="error" role="alert">${error.message}</p>` : ''}

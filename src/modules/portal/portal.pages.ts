@@ -1,12 +1,15 @@
+import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { AppError } from '../../errors.js';
+import { AppError, errors } from '../../errors.js';
 import { logFailure, toAppError } from '../../http/error-handler.js';
 import { PAGE_HEADERS, renderMessagePage, renderNotFoundPage, renderTicketPage } from './portal.html.js';
 import { tokenBeforeBody } from './portal.hooks.js';
 import { PortalAttachmentParams, PortalPageQuery, PortalReplyForm, PortalTicketParams } from './portal.schemas.js';
 import * as portal from './portal.service.js';
+import { MAX_FILE_BYTES } from '../attachments/attachments.service.js';
+import { discardStaged, MAX_REPLY_FILES, readReplyForm, type ReplyForm } from './portal.uploads.js';
 
 const Html = (description: string) => Type.String({ description });
 const HTML_ERRORS = {
@@ -53,10 +56,13 @@ export function handlePageError(error: FastifyError | AppError, request: Fastify
   return sendPage(reply, status, renderMessagePage(title, message));
 }
 
+/** A reply's files and framing can be no larger than this; a larger declared length is refused unread. */
+const MAX_FORM_BYTES = MAX_REPLY_FILES * MAX_FILE_BYTES + 1_048_576;
+
 /**
  * The portal as web pages for people: server-rendered, no JavaScript, a strict CSP. The reply is
- * a plain HTML form (urlencoded) answered with POST-redirect-GET; it is the one route of the
- * service that takes a body other than JSON or multipart, and only this context parses it.
+ * a plain HTML form answered with POST-redirect-GET: multipart/form-data with the text and up to
+ * five files (the page's form), or urlencoded text alone. Only this context parses those bodies.
  */
 export async function portalPages(fastify: FastifyInstance, deps: portal.PortalDeps): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -66,6 +72,11 @@ export async function portalPages(fastify: FastifyInstance, deps: portal.PortalD
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+  // Streamed, as the upload API's: each file goes to staging as it arrives (portal.uploads.ts).
+  await fastify.register(multipart, {
+    preservePath: true,
+    limits: { fileSize: MAX_FILE_BYTES, files: MAX_REPLY_FILES + 1, fields: 10, fieldSize: 65_536, parts: 20, headerPairs: 100 },
   });
 
   app.get('/portal/:tracking_token', {
@@ -89,39 +100,56 @@ export async function portalPages(fastify: FastifyInstance, deps: portal.PortalD
     config: { form: true },
     schema: {
       tags,
-      summary: "The page's reply form (application/x-www-form-urlencoded field `body`)",
+      summary: "The page's reply form: field `body`, and up to five file parts named `files` (multipart/form-data)",
       description:
-        'Answers 303 See Other back to the ticket page. A refused reply (empty, too long, ticket closed) shows the ticket page again with the reason, as 422 or 409.',
-      consumes: ['application/x-www-form-urlencoded'],
+        'Answers 303 See Other back to the ticket page. A refused reply (empty, too long, ticket closed) shows the ticket page again with the reason, as 422 or 409. ' +
+        'Files follow the upload rules (allowed types, 30 MB each, content matching the declared type, the storage quota); a refused file refuses the whole reply (400 or 413, the page with the reason and the text kept), and nothing is kept. ' +
+        'An urlencoded form (text only) is taken too.',
+      consumes: ['multipart/form-data', 'application/x-www-form-urlencoded'],
       produces: ['text/html'],
       params: PortalTicketParams,
       body: PortalReplyForm,
       response: {
         303: Type.Null({ description: 'Sent: back to the ticket page (Location, with `sent=1` so it confirms), at the new comment' }),
         ...HTML_ERRORS,
-        400: Html('The form could not be read, or the address is malformed'),
         409: Html('The ticket is closed: its page with the reason'),
-        413: Html('Larger than 1 MiB'),
-        415: Html('Not an urlencoded form'),
+        400: Html('A refused file (type, size, content): the ticket page with the reason; or a form or address that could not be read'),
+        413: Html("An urlencoded form larger than 1 MiB, or files over the organization's storage quota"),
+        415: Html('Neither multipart/form-data nor an urlencoded form'),
         422: Html('Empty or too long: the ticket page with the reason and the text as typed'),
       },
     },
-    preParsing: tokenBeforeBody(deps),
+    preParsing: async (request, reply, payload) => {
+      await tokenBeforeBody(deps)(request, reply, payload);
+      if (Number(request.headers['content-length'] ?? 0) > MAX_FORM_BYTES) throw errors.fileTooLarge();
+      return payload;
+    },
+    // A multipart body is read by the handler, part by part: there is no parsed body to validate.
+    preValidation: async (request) => {
+      if (request.isMultipart()) request.body = {};
+    },
     handler: async (request, reply) => {
       const token = request.params.tracking_token;
-      const text = request.body.body ?? '';
+      const form: ReplyForm = { text: request.body.body ?? '', files: [] };
       try {
-        const comment = await portal.addCustomerReply(deps, token, text);
+        if (request.isMultipart()) {
+          const ticket = await portal.ticketOfToken(deps.store.db, token);
+          await readReplyForm(deps, ticket.organization_id, request.parts(), form);
+        }
+        const text = form.text;
+        const comment = await portal.addCustomerReply(deps, token, text, form.files);
         const page = portal.portalPagePath(deps.config, portal.canonicalToken(token));
         // `sent=1`: the page confirms the reply was taken.
         return reply.headers(PAGE_HEADERS).redirect(`${page}?sent=1#comment-${comment.id}`, 303);
       } catch (error) {
-        if (!(error instanceof AppError) || (error.statusCode !== 422 && error.statusCode !== 409)) throw error;
+        // addCustomerReply discards the files of a reply it refuses; this covers a failure before it.
+        await discardStaged(deps, form.files);
+        const message = error instanceof AppError ? (error.statusCode === 409 ? 'This ticket is closed, so your reply was not sent.' : (fileProblem(error) ?? (error.statusCode === 422 ? replyProblem(error) : null))) : null;
+        if (!(error instanceof AppError) || message === null) throw error;
         // Refused: the page again, with the reason next to the form and the text kept.
         const ticket = await portal.getPortalTicket(deps, token);
         const pagePath = portal.portalPagePath(deps.config, portal.canonicalToken(token));
-        const message = error.statusCode === 409 ? 'This ticket is closed, so your reply was not sent.' : replyProblem(error);
-        return sendPage(reply, error.statusCode, renderTicketPage(ticket, { pagePath, error: { message, draft: text } }));
+        return sendPage(reply, error.statusCode, renderTicketPage(ticket, { pagePath, error: { message, draft: form.text } }));
       }
     },
   });
@@ -140,6 +168,25 @@ export async function portalPages(fastify: FastifyInstance, deps: portal.PortalD
       return reply.headers(PAGE_HEADERS).redirect(link.signed_url, 303);
     },
   });
+}
+
+/** A refused file's reason in words for the page; null for other errors. */
+function fileProblem(error: AppError): string | null {
+  const sent = 'Your reply was not sent, and no file was kept.';
+  switch (error.code) {
+    case 'file_type_not_allowed':
+      return `${sent} One of the files is of a type we do not accept: please send images (PNG, JPEG, GIF, WebP), videos, PDF, plain text or HTML, or ZIP, 7z or gzip archives.`;
+    case 'file_content_mismatch':
+      return `${sent} One of the files does not contain what its type says (${error.detail.replace(/^.*declared /, 'declared ')}).`;
+    case 'file_too_large':
+      return `${sent} Each file can be at most 30 MB.`;
+    case 'storage_quota_exceeded':
+      return `${sent} There is no room left for these files: please send smaller files or none.`;
+    case 'malformed_upload':
+      return `${sent} The form could not be read; please try again.`;
+    default:
+      return error.errors?.[0]?.field === 'body.files' ? `${sent} Please attach at most ${MAX_REPLY_FILES} files to one reply.` : null;
+  }
 }
 
 /** A refused reply's reason in words for the page. */

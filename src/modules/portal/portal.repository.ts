@@ -60,6 +60,8 @@ export interface PublicCommentRow {
   author_user_id: string | null;
   author_customer_id: string | null;
   author_name: string | null;
+  /** JSON: ids of the ticket's files the comment carries, or null. */
+  attachment_ids: string | null;
   created_at: string | Date;
 }
 
@@ -80,7 +82,7 @@ function publicCommentsWithAuthors(db: Executor, organizationId: string, ticketI
 
 const COMMENT_COLUMNS = [
   'comments.id', 'comments.body', 'comments.author_user_id', 'comments.author_customer_id', 'users.full_name as author_name',
-  'comments.created_at',
+  'comments.attachment_ids', 'comments.created_at',
 ] as const;
 
 /** Oldest first, ties broken by id (the comments may be joined with their authors). */

@@ -25,6 +25,7 @@ export const PortalComment = named(
       author_name: Nullable(
         Type.String({ description: "The agent's full name; null for the customer's own replies and for agents not on record" }),
       ),
+      attachment_ids: Type.Array(Uuid(), { description: "The ticket's files this comment carries (see the ticket's `attachments`)" }),
       created_at: DateTime(),
     },
     { description: 'A public comment of the thread. Internal notes are never shown, nor agent emails.' },

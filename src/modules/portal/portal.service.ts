@@ -8,7 +8,9 @@ import { creationTimeIso } from '../../shared/clock.js';
 import type { Executor } from '../../shared/executor.js';
 import type { Page } from '../../shared/pagination.js';
 import { toIso, toIsoOrNull } from '../../shared/time.js';
+import type { BlobStore } from '../../storage/blob-store.js';
 import type { SignedUrl, UrlSigner } from '../../storage/signed-urls.js';
+import { recordAttachment } from '../attachments/attachments.service.js';
 import { findAttachment, listAttachments } from '../attachments/attachments.repository.js';
 import { insertComment } from '../comments/comments.repository.js';
 import { presentComment } from '../comments/comments.service.js';
@@ -26,13 +28,15 @@ import {
   type PortalTicketRow,
   type PublicCommentRow,
 } from './portal.repository.js';
+import type { StagedFile } from './portal.uploads.js';
 import { REPLY_MAX_CHARS, type PortalComment, type PortalTicket } from './portal.schemas.js';
 import { LOWER_CASE_UUID } from '../../shared/validation.js';
 
 export interface PortalDeps {
   store: Store;
   signer: UrlSigner;
-  config: Pick<Config, 'publicUrl'>;
+  blobs: BlobStore;
+  config: Pick<Config, 'publicUrl' | 'storageQuotaBytes'>;
 }
 
 /** How many comments and attachments the ticket view carries; the comments list pages through the rest. */
@@ -76,6 +80,7 @@ export function presentPortalComment(row: PublicCommentRow): PortalComment {
     body: row.body,
     author_type: byCustomer ? 'customer' : 'agent',
     author_name: byCustomer ? null : row.author_name,
+    attachment_ids: row.attachment_ids ? (JSON.parse(row.attachment_ids) as string[]) : [],
     created_at: toIso(row.created_at),
   };
 }
@@ -141,7 +146,7 @@ function checkReplyText(text: string): void {
  * replies (409). The status check and the insert happen under the ticket's lock, so an agent
  * closing the ticket at the same moment is never overtaken.
  */
-export async function addCustomerReply(deps: PortalDeps, token: string, text: string): Promise<PortalComment> {
+export async function addCustomerReply(deps: PortalDeps, token: string, text: string, files: readonly StagedFile[] = []): Promise<PortalComment> {
   checkReplyText(text);
   const { db } = deps.store;
   const ticket = await ticketOfToken(db, token);
@@ -159,15 +164,21 @@ export async function addCustomerReply(deps: PortalDeps, token: string, text: st
     updated_at: now,
     channel: 'portal' as const,
     email: null,
+    attachment_ids: files.length > 0 ? JSON.stringify(files.map((f) => f.id)) : null,
   } satisfies Insertable<CommentsTable>;
   const policies = await slaPoliciesOf(db, org);
   // The customer is the actor of both the reply and the reopening.
-  await withEvents(db, org, { type: 'customer', customerId: ticket.customer_id }, async (trx, events) => {
+  const committed = withEvents(db, org, { type: 'customer', customerId: ticket.customer_id }, async (trx, events) => {
     const current = await lockTicket(trx, org, ticket.id);
     // Deleted, or its token rotated, since it was looked up: the token no longer opens it.
     if (!current || current.tracking_token !== ticket.tracking_token) throw errors.notFound('Ticket');
     if (current.status === 'closed') {
       throw errors.conflict('This ticket is closed and no longer accepts replies; please open a new ticket');
+    }
+    // The files first (each with its event and the exact quota check), then the comment carrying them.
+    for (const file of files) {
+      const attachment = { id: file.id, organization_id: org, ticket_id: ticket.id, filename: file.filename, content_type: file.contentType, size_bytes: file.size, uploaded_by_user_id: null, created_at: now };
+      await recordAttachment(trx, events, attachment, deps.config.storageQuotaBytes);
     }
     await insertComment(trx, row);
     events.add({ type: 'comment.created', resourceType: 'comment', resourceId: row.id, ticketId: ticket.id, object: presentComment(row), occurredAt: now });
@@ -185,6 +196,14 @@ export async function addCustomerReply(deps: PortalDeps, token: string, text: st
     }
     logSlaEvents(events, after, sla.events);
   });
+  // Not committed (closed, over the quota, a failure): the reply's files are not kept either.
+  await committed.catch(async (error: unknown) => {
+    await Promise.all(files.map((f) => deps.blobs.discard(f.id)));
+    throw error;
+  });
+  // Committed: the bytes move into place. A crash before this leaves staged bytes whose rows
+  // exist, which the storage sweep publishes (src/storage/blob-store.ts).
+  for (const file of files) await deps.blobs.publish(file.id);
   return presentPortalComment({ ...row, author_name: null });
 }
 

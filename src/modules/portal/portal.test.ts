@@ -81,7 +81,7 @@ describe('GET /v1/portal/tickets/{tracking_token}', () => {
       ['From a key without a holder', 'agent', null],
       ['Thanks!', 'customer', null],
     ]);
-    expect(Object.keys(body.comments[0]!).sort()).toEqual(['author_name', 'author_type', 'body', 'created_at', 'id']);
+    expect(Object.keys(body.comments[0]!).sort()).toEqual(['attachment_ids', 'author_name', 'author_type', 'body', 'created_at', 'id']);
     // Never internal notes, agent emails, assignees, the customer's id or the ticket's own id.
     expect(res.body).not.toContain('SECRET');
     expect(res.body).not.toContain(grace.email);
