@@ -10533,6 +10533,17 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description A query parameter is malformed (e.g. `sent` with a NUL) */
+            422: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             /** @description Too many requests from this address; Retry-After says when to come back */
             429: {
                 headers: {

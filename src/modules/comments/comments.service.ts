@@ -88,8 +88,7 @@ export async function createComment(
 ): Promise<Comment> {
   const { db } = deps.store;
   const { organizationId } = caller;
-  const ticket = await getTicketRow(db, organizationId, ticketId);
-  const policies = await slaPoliciesOf(db, organizationId);
+  await getTicketRow(db, organizationId, ticketId);
   if (body.author_user_id && !(await userExists(db, organizationId, body.author_user_id))) {
     throw errors.invalidField('body.author_user_id', 'does not name a user of this organization');
   }
