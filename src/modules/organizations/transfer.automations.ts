@@ -3,6 +3,27 @@ const timestamp = 'timestamp' as const;
 const integer = 'integer' as const;
 
 /**
+ * What `ticketing export` carries of business hours, SLA policies and macros, in that order (a
+ * policy names its calendar), before the triggers and automations whose actions they share.
+ */
+export const WORKFLOW_TABLES = [
+  // Business-hours calendars (docs/api-behaviour.md, Business hours); an export from before them has none.
+  {
+    table: 'business_hours',
+    key: ['id'],
+    columns: { id: text, organization_id: text, name: text, time_zone: text, weekly: text, holidays: text, created_at: text, updated_at: text },
+  },
+  // SLA policies (docs/api-behaviour.md, SLA policies), after the calendars they name; an export from before them has none.
+  {
+    table: 'sla_policies',
+    key: ['id'],
+    columns: { id: text, organization_id: text, name: text, position: integer, conditions: text, business_hours_id: text, targets: text, created_at: text, updated_at: text },
+  },
+  // Macros (docs/api-behaviour.md, Macros and actions): their actions name users, teams and fields by id.
+  { table: 'macros', key: ['id'], columns: { id: text, organization_id: text, name: text, description: text, actions: text, created_at: text, updated_at: text } },
+] as const;
+
+/**
  * What `ticketing export` carries of triggers and automations (transfer.repository.ts lists it
  * with the rest): the rules, the trigger worker's place in the log and what they ran
  * (docs/api-behaviour.md, Triggers and automations).

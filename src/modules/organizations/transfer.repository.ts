@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.js';
 import type { Executor } from '../../shared/executor.js';
 import { withoutSecrets } from '../events/events.visibility.js';
-import { AUTOMATION_TABLES } from './transfer.automations.js';
+import { AUTOMATION_TABLES, WORKFLOW_TABLES } from './transfer.automations.js';
 
 /**
  * What moves with an organization in `ticketing export` / `import`: every table that holds its
@@ -176,20 +176,7 @@ export const TRANSFER_TABLES: readonly TransferTable[] = [
     key: ['id'],
     columns: { id: text, organization_id: text, name: text, owner_user_id: text, conditions: text, sort_by: text, sort_order: text, created_at: text, updated_at: text },
   },
-  // Business-hours calendars (docs/api-behaviour.md, Business hours); an export from before them has none.
-  {
-    table: 'business_hours',
-    key: ['id'],
-    columns: { id: text, organization_id: text, name: text, time_zone: text, weekly: text, holidays: text, created_at: text, updated_at: text },
-  },
-  // SLA policies (docs/api-behaviour.md, SLA policies), after the calendars they name; an export from before them has none.
-  {
-    table: 'sla_policies',
-    key: ['id'],
-    columns: { id: text, organization_id: text, name: text, position: integer, conditions: text, business_hours_id: text, targets: text, created_at: text, updated_at: text },
-  },
-  // Macros (docs/api-behaviour.md, Macros and actions): their actions name users, teams and fields by id.
-  { table: 'macros', key: ['id'], columns: { id: text, organization_id: text, name: text, description: text, actions: text, created_at: text, updated_at: text } },
+  ...WORKFLOW_TABLES,
   ...AUTOMATION_TABLES,
   {
     table: 'comments',
