@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { browserAvailable, CHROMIUM_PATH, useBrowserSuite, watchPage } from '../helpers/browser.js';
 import { axeViolations, seedConsole, signIn, ticketNow, type ConsoleOrg } from '../helpers/console.js';
 import { agentComments } from '../helpers/portal.js';
+import { buildCli } from '../helpers/processes.js';
 import { buildTestApp } from '../helpers/test-app.js';
 
 const available = browserAvailable();
@@ -18,7 +19,7 @@ const realProblems = (problems: string[]) => problems.filter((p) => !/Failed to 
 
 /**
  * The agent console (web/, served at /app) in Debian's Chromium against the real service, once per
- * store. Needs the console built (`npm run build`, or `npm run build:web`).
+ * store. Builds the console first when dist/web is missing or stale (scripts/build-if-needed.js).
  */
 const liveDelays: number[] = [];
 
@@ -26,8 +27,10 @@ describe.skipIf(!available)('the agent console in a real browser', () => {
   const suite = useBrowserSuite(buildTestApp);
   let org: ConsoleOrg;
   beforeAll(async () => {
+    // A fresh clone has no dist/web: build what is missing or stale, as `npm start` does.
+    buildCli();
     org = await seedConsole(suite.t);
-  });
+  }, 200_000);
 
   async function withPage(run: (page: Page) => Promise<void>, viewport = { width: 1360, height: 860 }) {
     const context = await suite.browser.newContext({ viewport });
