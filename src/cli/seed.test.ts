@@ -53,13 +53,13 @@ describe('ticketing seed', () => {
     expect((await runMain(['migrate'], env)).code).toBe(0);
     const org = (await runMain(['orgs', 'create', '--name', 'Demo'], env)).stdout.trim();
     const run = await runMain(['seed', '--org', org, '--tickets', '40'], env);
-    expect(run.stderr).toMatch(/^Seeded organization .*: 4 teams, 8 agents, 16 customers, 40 tickets \(\d+ new, \d+ open, \d+ pending, \d+ resolved, \d+ closed\), \d+ comments, \d+ attachments, mailbox support@demo\.example\.com\n$/);
+    expect(run.stderr).toMatch(/^Seeded organization .*: 4 teams, 8 agents, 16 customers, 40 tickets \(\d+ new, \d+ open, \d+ pending, \d+ resolved, \d+ closed\), \d+ comments, \d+ attachments, mailbox support@demo\.example\.com, 2 SLA policies, 4 triggers and automations\n$/);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(`${org}\n`);
 
     const api = await reader();
     try {
-      const tickets = await api.get<{ id: string; status: string; priority: string; customer_id: string }[]>('/v1/tickets?limit=100');
+      const tickets = await api.get<{ id: string; status: string; priority: string; customer_id: string; sla: unknown }[]>('/v1/tickets?limit=100');
       expect(tickets).toHaveLength(40);
       expect(new Set(tickets.map((t) => t.status)).size).toBeGreaterThanOrEqual(4);
       expect(new Set(tickets.map((t) => t.priority)).size).toBeGreaterThanOrEqual(3);
@@ -86,6 +86,12 @@ describe('ticketing seed', () => {
       expect(tickets.every((t) => typeof (t as { custom_fields?: { plan?: unknown } }).custom_fields?.plan === 'string')).toBe(true);
       // Two demo macros.
       expect((await api.get<{ name: string }[]>('/v1/macros')).map((m) => m.name)).toEqual(['Escalate to Technical Support', 'Ask for details and wait']);
+      // A realistic workflow: office hours, two SLA policies whose clocks the tickets run, three triggers, one automation.
+      expect((await api.get<{ time_zone: string }[]>('/v1/business-hours')).map((h) => h.time_zone)).toEqual(['Europe/Berlin']);
+      expect((await api.get<{ name: string }[]>('/v1/sla-policies')).map((p) => p.name)).toEqual(['Urgent: around the clock', 'Standard: office hours']);
+      expect(tickets.filter((t) => t.sla !== null).length).toBeGreaterThan(0);
+      expect(await api.get<unknown[]>('/v1/triggers')).toHaveLength(3);
+      expect((await api.get<{ name: string }[]>('/v1/automations')).map((a) => a.name)).toEqual(['Close tickets pending for 5 days']);
       // A demo mailbox, not the default, so that the seeded customers get no mail.
       expect(await api.get<unknown[]>('/v1/mailboxes')).toEqual([expect.objectContaining({ address: 'support@demo.example.com', is_default: false, inbound: { type: 'none' } })]);
       // Through the services: every change is in the event feed, like any client's.
@@ -108,6 +114,9 @@ describe('ticketing seed', () => {
       expect((await again.get<unknown[]>('/v1/users?limit=100')).length).toBe(8);
       expect((await again.get<unknown[]>('/v1/mailboxes')).length).toBe(1);
       expect((await again.get<unknown[]>('/v1/macros')).length).toBe(2);
+      expect((await again.get<unknown[]>('/v1/sla-policies')).length).toBe(2);
+      expect((await again.get<unknown[]>('/v1/triggers')).length).toBe(3);
+      expect((await again.get<unknown[]>('/v1/automations')).length).toBe(1);
     } finally {
       await again.close();
     }

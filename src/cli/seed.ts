@@ -7,6 +7,7 @@ import type { Store } from '../db/store.js';
 import { apiKeyCreated, revokeOrganizationKey } from '../modules/api-keys/api-keys.service.js';
 import { SYSTEM_ACTOR, withEvents } from '../modules/events/events.log.js';
 import type { BlobStore } from '../storage/blob-store.js';
+import { seedWorkflow } from './seed.workflow.js';
 import { CliError, type CliIo } from './io.js';
 import { resolveOrganization } from './keys.js';
 
@@ -108,6 +109,9 @@ export interface SeedSummary {
   attachments: number;
   /** The demo mailbox's address; null when the organization had no room for it. */
   mailbox: string | null;
+  /** SLA policies, and triggers plus automations, the organization has from the seed. */
+  policies: number;
+  rules: number;
 }
 
 /** `--tickets N`: 1 to 1000, 50 by default. */
@@ -148,7 +152,7 @@ export async function seedOrg(deps: SeedDeps, options: { org?: string | undefine
     io.stderr.write(
       `Seeded organization ${organizationId}: ${summary.teams} teams, ${summary.agents} agents, ${summary.customers} customers, ` +
         `${count} tickets (${byStatus}), ${summary.comments} comments, ${summary.attachments} attachments` +
-        `${summary.mailbox ? `, mailbox ${summary.mailbox}` : ''}\n`,
+        `${summary.mailbox ? `, mailbox ${summary.mailbox}` : ''}, ${summary.policies} SLA policies, ${summary.rules} triggers and automations\n`,
     );
     return 0;
   } finally {
@@ -195,6 +199,9 @@ async function fill(app: FastifyInstance, key: string, count: number): Promise<S
   const existingMacros = (await call<{ name: string }[]>('GET', '/v1/macros?limit=500')) ?? [];
   const macros = demoMacros(teams[1]!).filter((m) => !existingMacros.some((e) => e.name === m.name));
   for (const macro of macros) await call('POST', '/v1/macros', macro, [422]);
+
+  // A calendar, two SLA policies, three triggers and an automation, before the tickets (their SLA clocks run).
+  const workflow = await seedWorkflow(call, { billing: teams[0]!, technical: teams[1]!, accounts: teams[3]! });
 
   // Customers with their details; one already there (an earlier seed) is left as it is.
   for (const [name, company, region, timezone] of CUSTOMERS) {
@@ -266,7 +273,7 @@ async function fill(app: FastifyInstance, key: string, count: number): Promise<S
   const mailbox =
     mailboxes.some((m) => m.address === DEMO_MAILBOX) ||
     (await call('POST', '/v1/mailboxes', { address: DEMO_MAILBOX, name: 'Demo Support', is_default: false, inbound: { type: 'none' } }, [422])) !== null;
-  return { teams: TEAMS.length, agents: AGENTS.length, customers: CUSTOMERS.length, tickets, comments, attachments, mailbox: mailbox ? DEMO_MAILBOX : null };
+  return { teams: TEAMS.length, agents: AGENTS.length, customers: CUSTOMERS.length, tickets, comments, attachments, mailbox: mailbox ? DEMO_MAILBOX : null, ...workflow };
 }
 
 const DEMO_MAILBOX = 'support@demo.example.com';
