@@ -53,9 +53,11 @@ interface Document {
 const document = committedDocument<Document>();
 const resolve = resolver(document as unknown as Record<string, unknown>);
 const ajv = documentAjv(document);
-const operations = Object.entries(document.paths).flatMap(([path, item]) =>
-  Object.entries(item).map(([method, operation]) => ({ method: method.toUpperCase(), path, operation })),
-);
+// GET /v1/stream answers a Server-Sent Events stream that stays open: an injected request never
+// settles, so its hostile inputs are live.test.ts's (401, 403, caps, Last-Event-ID), not the fuzzer's.
+const operations = Object.entries(document.paths)
+  .flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => ({ method: method.toUpperCase(), path, operation })))
+  .filter(({ operation }) => !Object.values(operation.responses).some((r) => Object.keys(r.content ?? {}).includes('text/event-stream')));
 
 /** One generated request, before it is sent. */
 interface FuzzRequest {
@@ -314,25 +316,6 @@ function declaredResponse(op: (typeof operations)[number], status: number): { re
 
 type Answer = Pick<LightMyRequestResponse, 'statusCode' | 'headers' | 'body'>;
 
-/** An operation that may answer a Server-Sent Events stream (GET /v1/stream), which never ends by itself. */
-const streams = (op: (typeof operations)[number]): boolean =>
-  Object.values(op.operation.responses).some((r) => Object.keys(r.content ?? {}).includes('text/event-stream'));
-
-/**
- * The answer of a request sent with `payloadAsStream`: a stream that opened is judged by its status
- * and headers, then closed (its events are live.test.ts's); any other answer is read whole.
- */
-async function settle(res: LightMyRequestResponse): Promise<Answer> {
-  const stream = res.stream();
-  if (String(res.headers['content-type'] ?? '').startsWith('text/event-stream')) {
-    stream.destroy();
-    return { statusCode: res.statusCode, headers: res.headers, body: '' };
-  }
-  let body = '';
-  for await (const chunk of stream) body += String(chunk);
-  return { statusCode: res.statusCode, headers: res.headers, body };
-}
-
 /** Everything wrong with one answer, by the document. */
 function problemsOf(op: (typeof operations)[number], res: Answer, ms: number): string[] {
   const problems: string[] = [];
@@ -388,14 +371,12 @@ describe(`fuzzing every operation of openapi.json (${TEST_STORE})`, () => {
           if (authorization) headers.authorization = authorization;
           if (request.body?.contentType) headers['content-type'] = request.body.contentType;
           const started = performance.now();
-          const sent = await t.app.inject({
+          const res = await t.app.inject({
             method: op.method as 'GET',
             url: urlOf(op, request),
             headers,
             ...(request.body ? { payload: request.body.payload } : {}),
-            ...(streams(op) ? { payloadAsStream: true } : {}),
           });
-          const res = streams(op) ? await settle(sent) : sent;
           const problems = problemsOf(op, res, performance.now() - started);
           if (problems.length > 0) {
             throw new Error(`${problems.join('; ')}\n  request: ${describeRequest(op, request)}\n  answer: ${res.statusCode} ${res.body.slice(0, 500)}`);

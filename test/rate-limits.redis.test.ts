@@ -318,7 +318,8 @@ describe.skipIf(!reachable)('rate limits shared through Redis', () => {
     const t = await buildTestApp({ REDIS_URL: proxy.url, REDIS_PREFIX: prefix() });
     try {
       expect((await t.request({ method: 'GET', url: '/v1/test' })).statusCode).toBe(200);
-      expect(proxy.connections).toBe(1);
+      // The shared limits' connection, and the live presence's publisher and subscriber once they start.
+      expect(proxy.connections).toBeGreaterThanOrEqual(1);
       await t.app.close();
       await waitFor(async () => proxy.connections === 0, 5_000);
     } finally {

@@ -128,7 +128,8 @@ describe('a receiver on localhost gets every event, signed per Standard Webhooks
       expect(request.headers['content-type']).toBe('application/json');
       expect(request.headers['user-agent']).toMatch(/^ticketing-webhooks\//);
     }
-    expect(new Set(got.map((r) => json(r).type))).toEqual(new Set(EVENT_TYPES));
+    // The SLA sweeper's events come with time, not from a request: sla.test.ts delivers them to a webhook.
+    expect(new Set(got.map((r) => json(r).type))).toEqual(new Set(EVENT_TYPES.filter((type) => !type.startsWith('sla.'))));
     // No delivery carries a tracking token, the first or the rotated one.
     for (const token of [ticket.tracking_token, rotated.tracking_token]) {
       expect(token).toMatch(/^[0-9a-f-]{36}$/);
