@@ -70,7 +70,8 @@ Commands:
       --follow               Keep printing new events until interrupted (Ctrl-C)
   seed [options]             Fill an organization with demo data through the API: 4 teams, 8 agents,
                              16 customers, tickets across statuses and priorities, comments,
-                             attachments and a demo mailbox; prints the organization's id
+                             attachments, a demo mailbox, and a workflow (office hours, two SLA
+                             policies, three triggers, one automation); prints the organization's id
       --org ID               Organization (default: the first organization)
       --tickets N            Tickets to create, 1 to 1000 (default: 50)
   help                       Show this help
