@@ -27,7 +27,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('tickets').addColumn('sla', 'text').execute();
   await db.schema.alterTable('tickets').addColumn('sla_next_due_at', 'text').execute();
   await db.schema.alterTable('tickets').addColumn('next_sla_deadline_at', 'text').execute();
-  await db.schema.createIndex('tickets_org_sla_next_due_idx').on('tickets').columns(['organization_id', 'sla_next_due_at', 'ticket_number']).execute();
+  await db.schema.createIndex('tickets_org_sla_next_due_idx').on('tickets').columns(['organization_id', 'sla_next_due_at', 'ticket_number']).where(sql.ref('sla_next_due_at'), 'is not', null).execute();
   // Only tickets with a clock still to fire are in it: the sweeper's read costs what is due, not how many tickets there are.
   await sql`create index tickets_next_sla_deadline_idx on tickets (next_sla_deadline_at) where next_sla_deadline_at is not null`.execute(db);
   await db.schema
