@@ -314,10 +314,8 @@ function declaredResponse(op: (typeof operations)[number], status: number): { re
   return { response: own, pointer: `/paths/${pointerSegment(op.path)}/${op.method.toLowerCase()}/responses/${status}` };
 }
 
-type Answer = Pick<LightMyRequestResponse, 'statusCode' | 'headers' | 'body'>;
-
 /** Everything wrong with one answer, by the document. */
-function problemsOf(op: (typeof operations)[number], res: Answer, ms: number): string[] {
+function problemsOf(op: (typeof operations)[number], res: LightMyRequestResponse, ms: number): string[] {
   const problems: string[] = [];
   if (res.statusCode >= 500) problems.push(`a ${res.statusCode}`);
   if (ms > SLOW_MS) problems.push(`answered after ${Math.round(ms)} ms`);

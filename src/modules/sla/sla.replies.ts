@@ -15,7 +15,7 @@ export const replyTouchesSla = (policies: PolicySet, ticket: { sla: string | nul
  */
 export async function slaOnReply(trx: Executor, events: EventLog, policies: PolicySet, organizationId: string, ticketId: string, happening: SlaHappening, now: string): Promise<void> {
   const current = await findTicketForUpdate(trx, organizationId, ticketId);
-  if (!current) return;
+  if (!current || !replyTouchesSla(policies, current)) return;
   const sla = slaAfterChange(policies, current, presentTicket(current), happening, new Date(now));
   if (!sla.columns) return;
   await updateTicket(trx, organizationId, ticketId, sla.columns);
