@@ -3,8 +3,10 @@ import { join } from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
- * Two projects: `sqlite` runs every suite; `postgres`, only when TEST_DATABASE_URL is set, runs
- * again every suite that touches the store (each test app gets its own database, copied from a
+ * Three projects: `web`, the console's component tests (the *.test.tsx files of web/) in jsdom with
+ * only the network faked (web/test/setup.ts), store-free, so never repeated below; `sqlite` runs
+ * every suite of src/ and test/; `postgres`, only when TEST_DATABASE_URL is set, runs again every
+ * suite that touches the store (each test app gets its own database, copied from a
  * template migrated once per run, all dropped at the end). Under CI=true PostgreSQL is required:
  * no TEST_DATABASE_URL, or one that does not answer, fails the run instead of skipping.
  */
@@ -32,6 +34,17 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     projects: [
+      // Not `extends`: the root's include (src/, test/) would be merged into it.
+      {
+        test: {
+          name: 'web',
+          environment: 'jsdom',
+          include: ['web/**/*.test.tsx'],
+          setupFiles: ['web/test/setup.ts'],
+          testTimeout: 30_000,
+          environmentOptions: { jsdom: { url: 'http://console.test/app/' } },
+        },
+      },
       { extends: true, test: { name: 'sqlite', env: { TEST_STORE: 'sqlite' }, sequence: { groupOrder: 0 } } },
       ...(testDatabaseUrl
         ? [

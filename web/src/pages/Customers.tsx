@@ -2,15 +2,20 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, must, when } from '../api.js';
 import { navigate } from '../router.js';
+import { ListEnd, pageOf, usePagedList } from '../paging.js';
 import { StatusBadge } from '../ui.js';
+
+/** Customers per page (the most the API gives at once). */
+const PAGE = 100;
 
 export function CustomersPage({ path }: { path: string }) {
   const [email, setEmail] = useState('');
   const [filter, setFilter] = useState('');
   const selected = /^\/customers\/(.+)$/.exec(path)?.[1];
-  const customers = useQuery({
+  const customers = usePagedList({
     queryKey: ['customers', 'list', filter],
-    queryFn: async () => must(await api.GET('/v1/customers', { params: { query: { limit: 100, ...(filter ? { email: filter } : {}) } } })),
+    fetchPage: async (cursor) =>
+      pageOf(await api.GET('/v1/customers', { params: { query: { limit: PAGE, ...(filter ? { email: filter } : {}), ...(cursor ? { cursor } : {}) } } })),
   });
   return (
     <div className="customers-layout">
@@ -23,7 +28,7 @@ export function CustomersPage({ path }: { path: string }) {
             <button type="submit" className="ghost">Find</button>
           </form>
         </div>
-        {customers.isError && <p role="alert" className="alert error">{customers.error.message}</p>}
+        {customers.isError && <p role="alert" className="alert error">{customers.error?.message}</p>}
         <table className="grid">
           <caption className="visually-hidden">Customers</caption>
           <thead>
@@ -36,7 +41,7 @@ export function CustomersPage({ path }: { path: string }) {
             </tr>
           </thead>
           <tbody>
-            {customers.data?.map((c) => (
+            {customers.items.map((c) => (
               <tr key={c.id} className={c.id === selected ? 'selected' : undefined}>
                 <td>
                   <a href={`/app/customers/${c.id}`} onClick={(e) => { e.preventDefault(); navigate(`/customers/${c.id}`); }}>{c.name}</a>
@@ -51,7 +56,8 @@ export function CustomersPage({ path }: { path: string }) {
             ))}
           </tbody>
         </table>
-        {customers.data?.length === 0 && <p className="empty">No customers match.</p>}
+        {!customers.isPending && !customers.isError && customers.items.length === 0 && <p className="empty">No customers match.</p>}
+        <ListEnd list={customers} noun="customers" />
       </main>
       {selected && <CustomerDetail id={selected} />}
     </div>

@@ -1,10 +1,11 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { ago, api, must, PRIORITIES, type Ticket, type User } from '../api.js';
 import { navigate } from '../router.js';
 import { useShortcuts } from '../shortcuts.js';
 import { StatusBadge, PriorityBadge } from '../ui.js';
 import { useUsers } from '../lookups.js';
+import { ListEnd, pageOf, usePagedList, usePagedSteps } from '../paging.js';
 
 /** The fixed queues: ticket-list filters. */
 const OPEN = 'new,open,pending';
@@ -68,17 +69,18 @@ export function QueuePage({ path, me }: { path: string; me: User }) {
   const current = viewId ?? (fixed ? undefined : views.data?.[0]?.id);
   const queueName = current ? (views.data?.find((v) => v.id === current)?.name ?? 'View') : (fixed?.name ?? 'Queue');
 
-  const tickets = useQuery({
+  const tickets = usePagedList({
     queryKey: ['queue', current ?? fixed?.key ?? 'none', term],
     enabled: !views.isPending,
-    placeholderData: keepPreviousData,
-    queryFn: async (): Promise<Ticket[]> => {
-      if (term) return must(await api.GET('/v1/tickets', { params: { query: { search: term, limit: PAGE } } }));
-      if (current) return must(await api.GET('/v1/views/{view_id}/tickets', { params: { path: { view_id: current }, query: { limit: PAGE } } }));
-      return must(await api.GET('/v1/tickets', { params: { query: { ...(fixed ?? ALL_OPEN).query(me), limit: PAGE } } }));
+    keepPrevious: true,
+    fetchPage: async (cursor) => {
+      const paging = { limit: PAGE, ...(cursor ? { cursor } : {}) };
+      if (term) return pageOf(await api.GET('/v1/tickets', { params: { query: { search: term, ...paging } } }));
+      if (current) return pageOf(await api.GET('/v1/views/{view_id}/tickets', { params: { path: { view_id: current }, query: paging } }));
+      return pageOf(await api.GET('/v1/tickets', { params: { query: { ...(fixed ?? ALL_OPEN).query(me), ...paging } } }));
     },
   });
-  const list = useMemo(() => sortTickets(tickets.data ?? [], sort), [tickets.data, sort]);
+  const list = useMemo(() => sortTickets(tickets.items, sort), [tickets.items, sort]);
   const [selected, setSelected] = useState(() => Math.max(0, Number(sessionStorage.getItem(`sel:${path}`) ?? 0)));
   const links = useRef<(HTMLAnchorElement | null)[]>([]);
 
@@ -107,9 +109,10 @@ export function QueuePage({ path, me }: { path: string; me: User }) {
     sessionStorage.setItem(`sel:${path}`, String(index));
     links.current[index]?.focus();
   };
+  const step = usePagedSteps(tickets, list.length, move);
   const open = (ticket: Ticket | undefined) => ticket && navigate(`/tickets/${ticket.id}`);
   useShortcuts({
-    j: () => move(document.activeElement?.closest('.rows') ? selected + 1 : selected),
+    j: () => step(document.activeElement?.closest('.rows') ? selected + 1 : selected),
     k: () => move(selected - 1),
     Enter: () => open(list[selected]),
   });
@@ -194,7 +197,7 @@ export function QueuePage({ path, me }: { path: string; me: User }) {
             </select>
           </form>
         </div>
-        {tickets.isError && <p role="alert" className="alert error">{tickets.error.message}</p>}
+        {tickets.isError && <p role="alert" className="alert error">{tickets.error?.message}</p>}
         {tickets.isPending ? (
           <p className="empty">Loading tickets…</p>
         ) : list.length === 0 ? (
@@ -228,6 +231,7 @@ export function QueuePage({ path, me }: { path: string; me: User }) {
             ))}
           </ol>
         )}
+        <ListEnd list={tickets} noun="tickets" total={term ? undefined : current ? countOf(current) : fixed && fixedCount(fixed.key)} />
         <p className="hint keys">
           <kbd>j</kbd>/<kbd>k</kbd> move · <kbd>Enter</kbd> open · <kbd>/</kbd> search · <kbd>?</kbd> all shortcuts
         </p>
