@@ -62,6 +62,23 @@ describe('keyboard shortcuts (web/src/shortcuts.ts)', () => {
     expect(said.textContent).toBe('back, next');
   });
 
+  it('leaves Enter to a focused button or link, which it activates', () => {
+    const view = render(
+      <>
+        <Keys />
+        <button type="button">Load more</button>
+        <a href="/app/tickets/t1">T-1</a>
+      </>,
+    );
+    for (const control of [view.getByRole('button', { name: 'Load more' }), view.getByRole('link', { name: 'T-1' })]) {
+      control.focus();
+      expect(fireEvent.keyDown(control, { key: 'Enter' })).toBe(true);
+      // Other keys are still shortcuts there.
+      fireEvent.keyDown(control, { key: 'j' });
+    }
+    expect(view.getByLabelText('Said').textContent).toBe('next, next');
+  });
+
   it('leaves a key another handler already took', () => {
     const view = render(<Keys />);
     const box = view.getByLabelText('Pick');

@@ -31,6 +31,11 @@ export function isTyping(target: EventTarget | null): boolean {
   return target instanceof HTMLInputElement && !['checkbox', 'radio', 'button', 'submit', 'file'].includes(target.type);
 }
 
+/** Whether the element is a control Enter activates by itself (a button, a link): Enter then stays with it. */
+function activatedByEnter(target: EventTarget | null): boolean {
+  return target instanceof Element && target.closest('button, a[href], summary, [role="button"]') !== null;
+}
+
 /** The name of a key press as the maps below spell it: "j", "shift+o", "?", "Escape", "Enter". */
 export function keyName(event: KeyboardEvent): string {
   if (event.shiftKey && /^[a-z]$/i.test(event.key)) return `shift+${event.key.toLowerCase()}`;
@@ -38,8 +43,8 @@ export function keyName(event: KeyboardEvent): string {
 }
 
 /**
- * Calls the handler named by a key press, unless the key goes to a text field (except Escape), a
- * modifier is held, or a dialog is open. Handlers are read at press time, so they see fresh state.
+ * Calls the handler named by a key press, unless the key goes to a text field (except Escape), Enter
+ * goes to a button or link (which it activates), a modifier is held, or a dialog is open. Handlers are read at press time, so they see fresh state.
  */
 export function useShortcuts(map: Record<string, Handler>): void {
   const ref = useRef(map);
@@ -49,6 +54,7 @@ export function useShortcuts(map: Record<string, Handler>): void {
       if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
       const name = keyName(event);
       if (name !== 'Escape' && isTyping(event.target)) return;
+      if (name === 'Enter' && activatedByEnter(event.target)) return;
       if (document.querySelector('dialog[open]')) return;
       const handler = ref.current[name];
       if (handler) {
