@@ -578,6 +578,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organization's jobs, newest first
+         * @description Each with its status and progress; GET a job for its per-ticket results. Jobs that ended more than JOBS_RETENTION_DAYS (default 30) ago are deleted.
+         *
+         *     Requires an API key with the scope `tickets:read`.
+         */
+        get: operations["listJobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/jobs/{job_id}": {
         parameters: {
             query?: never;
@@ -2983,6 +3005,29 @@ export interface components {
         JobAccepted: {
             /** Format: uuid */
             job_id: string;
+        };
+        JobSummary: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            kind: "ticket_bulk";
+            /**
+             * @description queued: nothing done yet; running; completed: every ticket done (some may have failed); failed: every ticket failed
+             * @enum {string}
+             */
+            status: "queued" | "running" | "completed" | "failed";
+            /** @description Tickets in the job */
+            total: number;
+            /** @description Tickets done so far: applied or failed */
+            done: number;
+            /** @description Tickets that failed (counted in done) */
+            failed: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            started_at: string | null;
+            /** Format: date-time */
+            finished_at: string | null;
         };
         KeyCheck: {
             /** @example ok */
@@ -6786,6 +6831,49 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    listJobs: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100 */
+                limit?: number;
+                /** @description Records to skip (same as skip), 0 to 100,000; to reach further, narrow the list with filters */
+                offset?: number;
+                /** @description Records to skip (same as offset), 0 to 100,000; to reach further, narrow the list with filters */
+                skip?: number;
+                /** @description Keyset paging: the opaque cursor from the `Link: <...>; rel="next"` header of the previous page; the page starts right after that page's last item, so items added or removed meanwhile are neither skipped nor repeated. Not with offset/skip. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The next page of the list (`<...>; rel="next"`, its `cursor` filled in), sent when this page is full */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobSummary"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];

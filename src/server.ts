@@ -19,6 +19,8 @@ import { startImapWorker } from './modules/mail/mail.imap.worker.js';
 import { startBulkWorker } from './modules/jobs/jobs.worker.js';
 import { startTriggerWorker } from './modules/automations/triggers.worker.js';
 import { startAutomationsJob } from './modules/automations/automations.job.js';
+import { startRuleRunRetention } from './modules/automations/automations.retention.js';
+import { startJobRetention } from './modules/jobs/jobs.retention.js';
 import { openBlobStore, sweepBlobStore, sweepWhileServing } from './storage/open-blob-store.js';
 
 /** Where the server writes what a human must see: the one-time admin key goes to `stdout`. */
@@ -110,6 +112,8 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     jobs.push(startAttachmentRecovery({ store, blobs, config, log: app.log }));
     // Triggers follow the event log after each commit; automations are swept every AUTOMATIONS_INTERVAL_MS.
     jobs.push(startTriggerWorker({ store, mailer, log: app.log }), startAutomationsJob({ store, mailer, config, log: app.log }));
+    // Hourly: trigger and automation runs that can no longer matter, and bulk jobs long finished.
+    jobs.push(startRuleRunRetention({ store, config, log: app.log }), startJobRetention({ store, config, log: app.log }));
     if (config.mail.smtpListener) {
       const listener = await startSmtpListener({ store, blobs, config, mailer, log: app.log }, config.mail.smtpListener);
       jobs.push(listener);

@@ -222,6 +222,9 @@ describe('access: every operation states what it needs', () => {
     expect(operations.get('GET /v1/tickets')?.['x-required-scope']).toBe('tickets:read');
     expect(operations.get('DELETE /v1/customers/{customer_id}')?.security).toEqual([{ bearerAuth: ['customers:delete'] }, { sessionCookie: [] }]);
     expect(operations.get('POST /v1/teams/{team_id}/members')?.['x-required-scope']).toBe('teams:write');
+    // Jobs are read as the tickets they change: a list of them as one of them.
+    expect(operations.get('GET /v1/jobs')?.['x-required-scope']).toBe('tickets:read');
+    expect(operations.get('GET /v1/jobs')?.['x-required-scope']).toBe(operations.get('GET /v1/jobs/{job_id}')?.['x-required-scope']);
     expect(operations.get('GET /v1/test')?.security).toEqual([{ bearerAuth: [] }, { sessionCookie: [] }]);
     expect(operations.get('POST /v1/sessions')?.security).toEqual([]);
     expect(operations.get('GET /storage/{attachment_id}')?.security).toEqual([]);

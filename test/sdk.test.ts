@@ -133,6 +133,8 @@ describe('the typed SDK drives every operation of a live server', () => {
     const { job_id } = ok(await api.POST('/v1/tickets/bulk', { body: { ids: [ticket.id], actions: [{ field: 'category', value: 'bulk' }] } }));
     const job = ok(await api.GET('/v1/jobs/{job_id}', { params: { path: { job_id } } }));
     expect([job.status, job.total, job.results]).toEqual(['queued', 1, [{ ticket_id: ticket.id, status: 'pending' }]]);
+    // The organization's jobs, newest first, without their per-ticket results.
+    expect(ok(await api.GET('/v1/jobs', { params: { query: { limit: 10 } } })).map((j) => [j.id, j.status, j.done])).toEqual([[job_id, 'queued', 0]]);
 
     // Triggers and automations: the action list with notify, typed; the hours_since_* conditions.
     const trigger = ok(await api.POST('/v1/triggers', { body: { name: 'Urgent', on: ['ticket.created'], conditions: { all: [{ field: 'priority', operator: 'is', value: 'urgent' }] }, actions: [{ field: 'add_tags', value: ['hot'] }] } }));

@@ -13,6 +13,7 @@ export const OPERATION_IDS: Record<string, string> = {
   'PATCH /v1/tickets/{ticket_id}': 'updateTicket',
   'DELETE /v1/tickets/{ticket_id}': 'deleteTicket',
   'POST /v1/tickets/bulk': 'createBulkTicketJob',
+  'GET /v1/jobs': 'listJobs',
   'GET /v1/jobs/{job_id}': 'getJob',
   'POST /v1/tickets/{ticket_id}/tracking-token': 'createTrackingToken',
   'GET /v1/tickets/{ticket_id}/events': 'listTicketEvents',

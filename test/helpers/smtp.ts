@@ -11,12 +11,14 @@ export interface Received {
 /**
  * A real SMTP server on a free port that keeps what it receives; `refuse` fails the next n messages
  * with a 451; `hold` keeps the next n messages (they are in `received`) without ever answering
- * them, as a server whose acceptance never reached the sender.
+ * them, as a server whose acceptance never reached the sender; `slow` delays its answer to mail for
+ * an address by that many milliseconds (a slow server), the message kept as it arrives.
  */
 export class SmtpReceiver {
   readonly received: Received[] = [];
   refuse = 0;
   hold = 0;
+  readonly slow = new Map<string, number>();
   private server: SMTPServer;
   port = 0;
 
@@ -43,7 +45,10 @@ export class SmtpReceiver {
               parsed,
               header: (name) => parsed.headers.find((h) => h.key === name.toLowerCase())?.value,
             });
-            if (!held) callback();
+            const delay = Math.max(0, ...session.envelope.rcptTo.map((r) => this.slow.get(r.address) ?? 0));
+            if (held) return;
+            if (delay === 0) callback();
+            else setTimeout(() => callback(), delay);
           }, callback);
         });
       },

@@ -295,3 +295,66 @@ export async function forgetUnmatchedRuns(db: Executor, organizationId: string, 
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Retention of runs (automations.retention.ts)
+
+/** The organizations that follow their log for triggers (every one that has had a trigger). */
+export async function organizationsWithTriggerCursors(db: Executor): Promise<string[]> {
+  const rows = await db.selectFrom('trigger_cursors').select('organization_id').orderBy('organization_id').execute();
+  return rows.map((r) => r.organization_id);
+}
+
+/** The organizations that have automations (their runs go with them). */
+export async function organizationsWithAutomations(db: Executor): Promise<string[]> {
+  const rows = await db.selectFrom('automations').select('organization_id').distinct().orderBy('organization_id').execute();
+  return rows.map((r) => r.organization_id);
+}
+
+/** A trigger run (`alias`) whose event the worker can never read again: at or before the cursor, or gone. */
+const triggerRunDone = (alias: string) => sql`exists (select 1 from trigger_cursors c where c.organization_id = ${sql.ref(`${alias}.organization_id`)}
+  and not exists (select 1 from events e where e.organization_id = ${sql.ref(`${alias}.organization_id`)}
+    and e.ticket_id = ${sql.ref(`${alias}.ticket_id`)} and e.position > c.position and e.id = ${sql.ref(`${alias}.event_id`)}))`;
+
+/**
+ * Deletes up to `limit` of the organization's trigger runs made before `cutoff` (oldest first, by
+ * trigger_runs_org_created_idx) whose event the worker can never read again: an event at or before
+ * the organization's cursor, or gone from the log. The cursor only moves forward, and past an event
+ * only once its runs have committed; a process taking a lease over re-reads from the cursor as it
+ * is stored. So a run of an event past the cursor (what makes a retry of it a no-op) stays however
+ * old, and one at or before it can never be needed again. The run's event is looked for among its
+ * ticket's events past the cursor (events_org_ticket_idx), and the check is made again on the row
+ * deleted, not only in the batch's choice.
+ */
+export async function pruneTriggerRuns(db: Executor, organizationId: string, cutoff: string, limit: number): Promise<number> {
+  const result = await sql`delete from trigger_runs
+    where organization_id = ${organizationId} and created_at < ${cutoff} and ${triggerRunDone('trigger_runs')}
+      and (trigger_id, event_id) in (
+        select r.trigger_id, r.event_id from trigger_runs r
+        where r.organization_id = ${organizationId} and r.created_at < ${cutoff} and ${triggerRunDone('r')}
+        order by r.created_at
+        limit ${limit})`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
+
+/** An automation run (`alias`) that holds nothing back: its ticket is gone, or in a later period than the one it ran in. */
+const automationRunDone = (alias: string) => sql`not exists (select 1 from tickets t where t.organization_id = ${sql.ref(`${alias}.organization_id`)}
+  and t.id = ${sql.ref(`${alias}.ticket_id`)} and coalesce(t.status_changed_at, t.created_at) = ${sql.ref(`${alias}.matched_since`)})`;
+
+/**
+ * Deletes up to `limit` of the organization's automation runs made before `cutoff` (oldest first,
+ * by automation_runs_org_created_idx) that hold nothing back: the ticket is gone, or its status has
+ * changed since the run (a new period, in which the automation may run again anyway). A run of a
+ * ticket still in the period it ran in is kept however old: without it the automation would run on
+ * that ticket again while it still matches (docs/architecture.md#retention-of-runs-and-jobs).
+ */
+export async function pruneAutomationRuns(db: Executor, organizationId: string, cutoff: string, limit: number): Promise<number> {
+  const result = await sql`delete from automation_runs
+    where organization_id = ${organizationId} and created_at < ${cutoff} and ${automationRunDone('automation_runs')}
+      and (automation_id, ticket_id) in (
+        select r.automation_id, r.ticket_id from automation_runs r
+        where r.organization_id = ${organizationId} and r.created_at < ${cutoff} and ${automationRunDone('r')}
+        order by r.created_at
+        limit ${limit})`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}

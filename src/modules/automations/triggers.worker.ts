@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Store } from '../../db/store.js';
 import { logFailure } from '../../http/error-handler.js';
+import { startLeasedWorker } from '../../shared/leased-worker.js';
 import { nowIso } from '../../shared/time.js';
 import { onEventsCommitted, withEvents, type Actor } from '../events/events.log.js';
 import { feedHead } from '../events/events.repository.js';
@@ -55,10 +56,6 @@ class LeaseLost extends Error {}
 export function startTriggerWorker(deps: TriggerWorkerDeps): TriggerWorker {
   const { db } = deps.store;
   const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  let stopped = false;
-  let running: Promise<number> | null = null;
-  let wakeUp: (() => void) | null = null;
-  let woken = false;
 
   const applyOne = async (organizationId: string, trigger: repo.TriggerRow, event: { id: string; ticket_id: string }, where: ReturnType<typeof compileRuleConditions>): Promise<void> => {
     const actor: Actor = { type: 'trigger', triggerId: trigger.id };
@@ -81,7 +78,7 @@ export function startTriggerWorker(deps: TriggerWorkerDeps): TriggerWorker {
   };
 
   /** One batch of one organization's log; resolves to the number of events taken (0: nothing to do). */
-  const followOne = async (): Promise<number> => {
+  const followOne = async (worker: { readonly stopping: boolean }): Promise<number> => {
     const now = Date.now();
     const claimed = await repo.claimTriggerCursor(db, { owner, now: new Date(now).toISOString(), until: new Date(now + LEASE_MS).toISOString() });
     if (!claimed) return 0;
@@ -113,7 +110,7 @@ export function startTriggerWorker(deps: TriggerWorkerDeps): TriggerWorker {
       }
       // In commit order of the events, each event's triggers in their order.
       for (const event of batch) {
-        if (stopped) break;
+        if (worker.stopping) break;
         for (const plan of plans) {
           if (plan.events.has(event as never)) await applyOne(org, plan.trigger, event as typeof event & { ticket_id: string }, plan.where);
         }
@@ -129,64 +126,14 @@ export function startTriggerWorker(deps: TriggerWorkerDeps): TriggerWorker {
     return Math.max(1, position - claimed.position);
   };
 
-  const runAll = async (): Promise<number> => {
-    let taken = 0;
-    for (;;) {
-      const n = await followOne();
-      if (n === 0 || stopped) return taken;
-      taken += n;
-    }
-  };
-
-  // One run at a time in this process: the loop's and a caller's runOnce take turns.
-  let turn: Promise<unknown> = Promise.resolve();
-  const runOnce = (): Promise<number> => {
-    const next = turn.then(runAll, runAll);
-    turn = next.catch(() => undefined);
-    return next;
-  };
-
-  const unsubscribe = onEventsCommitted(() => {
-    woken = true;
-    wakeUp?.();
+  const worker = startLeasedWorker({
+    name: 'trigger worker',
+    batch: followOne,
+    pollIntervalMs: deps.pollIntervalMs ?? 500,
+    wakeOn: onEventsCommitted,
+    settleMs: WAKE_GAP_MS,
+    log: deps.log,
   });
 
-  const loop = async (): Promise<void> => {
-    while (!stopped) {
-      try {
-        running = runOnce();
-        await running;
-      } catch (error) {
-        logFailure(deps.log, error, 'trigger worker run failed');
-      } finally {
-        running = null;
-      }
-      if (stopped) break;
-      if (!woken) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, deps.pollIntervalMs ?? 500).unref();
-          wakeUp = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-        wakeUp = null;
-      }
-      woken = false;
-      // A burst of commits is one look.
-      await new Promise((resolve) => setTimeout(resolve, WAKE_GAP_MS).unref());
-    }
-  };
-  const looping = loop();
-
-  return {
-    runOnce,
-    async stop() {
-      stopped = true;
-      unsubscribe();
-      wakeUp?.();
-      await running?.catch(() => undefined);
-      await looping;
-    },
-  };
+  return { runOnce: () => worker.drain(), stop: () => worker.stop() };
 }

@@ -3,6 +3,7 @@ import { dialectOf } from '../../db/dialect.js';
 import type { JobItemsTable, JobsTable } from '../../db/types.js';
 import type { JobStatus } from '../../db/types.jobs.js';
 import type { Executor } from '../../shared/executor.js';
+import { CREATED_ASC, paged, type Page, type SortKey } from '../../shared/pagination.js';
 
 export type JobRow = Selectable<JobsTable>;
 export type JobItemRow = Selectable<JobItemsTable>;
@@ -114,4 +115,66 @@ export function unfinishedJobsWithoutPending(db: Executor, limit: number) {
     )
     .limit(limit)
     .execute();
+}
+
+/** Newest first, ties broken by id: GET /v1/jobs (jobs_org_created_idx). */
+export const JOBS_ORDER: SortKey<{ created_at: string; id: string }> = { ...CREATED_ASC, direction: 'desc' };
+
+/** One page of the organization's jobs, newest first. */
+export function listJobs(db: Executor, organizationId: string, page: Page): Promise<JobRow[]> {
+  return db.selectFrom('jobs').selectAll().where('organization_id', '=', organizationId).$call(paged(page, JOBS_ORDER)).execute();
+}
+
+/** The number of each job's items in each state, for a page of jobs (job_items_job_idx). */
+export async function countItemsOfJobs(db: Executor, organizationId: string, jobIds: string[]): Promise<Map<string, Record<'pending' | 'applied' | 'failed', number>>> {
+  const counts = new Map(jobIds.map((id) => [id, { pending: 0, applied: 0, failed: 0 }]));
+  if (jobIds.length === 0) return counts;
+  const rows = await db
+    .selectFrom('job_items')
+    .select(['job_id', 'status', (eb) => eb.fn.countAll<number | string>().as('n')])
+    .where('organization_id', '=', organizationId)
+    .where('job_id', 'in', jobIds)
+    .groupBy(['job_id', 'status'])
+    .execute();
+  for (const row of rows) counts.get(row.job_id)![row.status] = Number(row.n);
+  return counts;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Retention (jobs.retention.ts)
+
+const FINISHED = ['completed', 'failed'] as const;
+
+/** The organizations with jobs finished before `cutoff`. */
+export async function organizationsWithFinishedJobs(db: Executor, cutoff: string): Promise<string[]> {
+  const rows = await db.selectFrom('jobs').select('organization_id').distinct().where('status', 'in', FINISHED).where('finished_at', '<', cutoff).orderBy('organization_id').execute();
+  return rows.map((r) => r.organization_id);
+}
+
+/** Up to `limit` of the organization's jobs finished before `cutoff`, oldest first (jobs_org_created_idx: a job ends after it is made). */
+export function finishedJobsBefore(db: Executor, organizationId: string, cutoff: string, limit: number): Promise<Array<{ id: string; total: number | string }>> {
+  return db
+    .selectFrom('jobs')
+    .select(['id', 'total'])
+    .where('organization_id', '=', organizationId)
+    .where('created_at', '<', cutoff)
+    .where('status', 'in', FINISHED)
+    .where('finished_at', '<', cutoff)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** Deletes these jobs if they are still finished before `cutoff`; their items go with them (the foreign key cascades). */
+export async function deleteFinishedJobs(db: Executor, organizationId: string, ids: string[], cutoff: string): Promise<number> {
+  if (ids.length === 0) return 0;
+  const result = await db
+    .deleteFrom('jobs')
+    .where('organization_id', '=', organizationId)
+    .where('id', 'in', ids)
+    .where('status', 'in', FINISHED)
+    .where('finished_at', '<', cutoff)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

@@ -3,7 +3,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../app-deps.js';
 import { authOf } from '../../auth/authenticate.js';
 import { ErrorBody, responses } from '../../shared/schemas.js';
-import { BulkBody, Job, JobAccepted, JobParams } from './jobs.schemas.js';
+import { Type } from 'typebox';
+import { toPage, withNextLink } from '../../shared/pagination.js';
+import { JOBS_ORDER } from './jobs.repository.js';
+import { BulkBody, Job, JobAccepted, JobParams, JobSummary, ListJobsQuery } from './jobs.schemas.js';
 import * as jobs from './jobs.service.js';
 
 export async function jobsRoutes(fastify: FastifyInstance, deps: AppDeps): Promise<void> {
@@ -24,6 +27,21 @@ export async function jobsRoutes(fastify: FastifyInstance, deps: AppDeps): Promi
     handler: async (request, reply) => {
       const id = await jobs.createBulkJob(deps, authOf(request), request.body);
       return reply.code(202).header('location', `/v1/jobs/${id}`).send({ job_id: id });
+    },
+  });
+
+  app.get('/v1/jobs', {
+    config: { auth: { scope: 'tickets:read' } },
+    schema: {
+      tags: ['Jobs'],
+      summary: "List the organization's jobs, newest first",
+      description: 'Each with its status and progress; GET a job for its per-ticket results. Jobs that ended more than JOBS_RETENTION_DAYS (default 30) ago are deleted.',
+      querystring: ListJobsQuery,
+      response: responses({ 200: Type.Array(JobSummary) }),
+    },
+    handler: async (request, reply) => {
+      const page = toPage(request.query);
+      return withNextLink(request, reply, page, await jobs.listJobs(deps, authOf(request).organizationId, page), JOBS_ORDER);
     },
   });
 

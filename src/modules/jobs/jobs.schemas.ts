@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DateTime, named, Nullable, StringEnum, Uuid } from '../../shared/schemas.js';
+import { DateTime, named, Nullable, pageQuery, StringEnum, Uuid } from '../../shared/schemas.js';
 import { Actions } from '../macros/actions.js';
 
 /** The most tickets one bulk change may name (or a view may match). */
@@ -33,23 +33,34 @@ export const JobItem = Type.Object({
   detail: Type.Optional(Type.String({ description: 'Why the ticket failed' })),
 });
 
+const jobFields = {
+  id: Uuid(),
+  kind: Type.Literal('ticket_bulk'),
+  status: StringEnum(JOB_STATUSES, {
+    description: 'queued: nothing done yet; running; completed: every ticket done (some may have failed); failed: every ticket failed',
+  }),
+  total: Type.Integer({ description: 'Tickets in the job' }),
+  done: Type.Integer({ description: 'Tickets done so far: applied or failed' }),
+  failed: Type.Integer({ description: 'Tickets that failed (counted in done)' }),
+  created_at: DateTime(),
+  started_at: Nullable(DateTime()),
+  finished_at: Nullable(DateTime()),
+};
+
+/** A job in a list: its progress without the per-ticket results (GET the job for those). */
+export const JobSummary = named('JobSummary', Type.Object(jobFields));
+export type JobSummary = Static<typeof JobSummary>;
+
 export const Job = named(
   'Job',
   Type.Object({
-    id: Uuid(),
-    kind: Type.Literal('ticket_bulk'),
-    status: StringEnum(JOB_STATUSES, {
-      description: 'queued: nothing done yet; running; completed: every ticket done (some may have failed); failed: every ticket failed',
-    }),
-    total: Type.Integer({ description: 'Tickets in the job' }),
-    done: Type.Integer({ description: 'Tickets done so far: applied or failed' }),
-    failed: Type.Integer({ description: 'Tickets that failed (counted in done)' }),
-    created_at: DateTime(),
-    started_at: Nullable(DateTime()),
-    finished_at: Nullable(DateTime()),
+    ...jobFields,
     results: Type.Array(JobItem, { description: 'One per ticket, in the order given (a view: its order)' }),
   }),
 );
 export type Job = Static<typeof Job>;
+
+export const ListJobsQuery = Type.Object(pageQuery(50, 100), { additionalProperties: false });
+export type ListJobsQuery = Static<typeof ListJobsQuery>;
 
 export const JobParams = Type.Object({ job_id: Uuid() });

@@ -4,12 +4,13 @@ import type { AuthContext } from '../../auth/auth-context.js';
 import type { Config } from '../../config.js';
 import type { Store } from '../../db/store.js';
 import { AppError, errors } from '../../errors.js';
+import type { Page } from '../../shared/pagination.js';
 import { nowIso, toIso, toIsoOrNull } from '../../shared/time.js';
 import { actorOf } from '../events/events.log.js';
 import { viewTickets } from '../views/views.service.js';
 import { actingUserOf, checkActions, scopesOfActions, type Actions } from '../macros/actions.js';
 import * as repo from './jobs.repository.js';
-import { MAX_BULK_TICKETS, type BulkBody, type Job } from './jobs.schemas.js';
+import { MAX_BULK_TICKETS, type BulkBody, type Job, type JobSummary } from './jobs.schemas.js';
 
 export interface JobDeps {
   store: Store;
@@ -104,23 +105,33 @@ export async function getJob(deps: JobDeps, organizationId: string, id: string):
   const job = await repo.findJob(db, organizationId, id);
   if (!job) throw errors.notFound('Job');
   const items = await repo.listItems(db, organizationId, id);
-  let failed = 0;
-  let pending = 0;
+  const counts = { pending: 0, applied: 0, failed: 0 };
   const results = items.map((item) => {
-    if (item.status === 'failed') failed++;
-    if (item.status === 'pending') pending++;
+    counts[item.status]++;
     return item.status === 'failed' ? { ticket_id: item.ticket_id, status: item.status, detail: item.detail ?? 'failed' } : { ticket_id: item.ticket_id, status: item.status };
   });
+  return { ...presentSummary(job, counts), results };
+}
+
+/** One job row and its item counts as the API shows it, results aside. */
+function presentSummary(job: repo.JobRow, counts: Record<'pending' | 'applied' | 'failed', number>): JobSummary {
   return {
     id: job.id,
     kind: job.kind,
     status: job.status,
     total: Number(job.total),
-    done: items.length - pending,
-    failed,
+    done: counts.applied + counts.failed,
+    failed: counts.failed,
     created_at: toIso(job.created_at),
     started_at: toIsoOrNull(job.started_at),
     finished_at: toIsoOrNull(job.finished_at),
-    results,
   };
+}
+
+/** A page of the organization's jobs, newest first, with their progress (one count query for the page). */
+export async function listJobs(deps: JobDeps, organizationId: string, page: Page): Promise<JobSummary[]> {
+  const db = deps.store.db;
+  const jobs = await repo.listJobs(db, organizationId, page);
+  const counts = await repo.countItemsOfJobs(db, organizationId, jobs.map((j) => j.id));
+  return jobs.map((job) => presentSummary(job, counts.get(job.id)!));
 }

@@ -174,3 +174,57 @@ describe('jobs', () => {
     await finish(org, jobId);
   });
 });
+
+describe('GET /v1/jobs', () => {
+  type Summary = Omit<Job, 'results'> & { results?: unknown };
+  const nextOf = (link: unknown) => (typeof link === 'string' ? /<([^>]+)>;\s*rel="next"/.exec(link)?.[1] : undefined);
+
+  it("lists the organization's jobs newest first with their progress, a page at a time by cursor", async () => {
+    const org = await t.newOrg();
+    const other = await t.newOrg();
+    const [a, b] = await tickets(org, 2);
+    const first = await bulk(org, { ids: [a!.id, b!.id, randomUUID()], actions: urgent });
+    await finish(org, first);
+    const ids = [first];
+    for (let i = 0; i < 4; i++) {
+      // Apart in time, so their order is the order made (a tie would go by id).
+      await new Promise((resolve) => setTimeout(resolve, 3));
+      ids.push(await bulk(org, { ids: [a!.id], actions: urgent }));
+    }
+    await bulk(other, { ids: [(await ticket(other)).id], actions: urgent });
+
+    const all = await ok<Summary[]>(org.adminKey, 'GET', '/v1/jobs');
+    expect(all.map((j) => j.id)).toEqual(ids.slice().reverse());
+    expect(all.at(-1)).toEqual({ id: first, kind: 'ticket_bulk', status: 'completed', total: 3, done: 3, failed: 1, created_at: expect.any(String), started_at: expect.any(String), finished_at: expect.any(String) });
+    expect(all[0]).toMatchObject({ status: 'queued', total: 1, done: 0, failed: 0, started_at: null, finished_at: null });
+    expect(all[0]!.results).toBeUndefined();
+
+    // Two at a time, by the Link header's cursor: every job once, newest first.
+    const walked: string[] = [];
+    for (let url: string | undefined = '/v1/jobs?limit=2', pages = 0; url !== undefined; pages++) {
+      expect(pages).toBeLessThan(5);
+      const res = await send(org.adminKey, 'GET', url);
+      expect(res.statusCode, res.body).toBe(200);
+      walked.push(...res.json<Summary[]>().map((j) => j.id));
+      url = nextOf(res.headers.link);
+      if (url !== undefined) expect(url).toMatch(/^\/v1\/jobs\?limit=2&cursor=[A-Za-z0-9_-]+$/);
+    }
+    expect(walked).toEqual(ids.slice().reverse());
+    expect((await send(org.adminKey, 'GET', '/v1/jobs?cursor=bm90LWEtY3Vyc29y')).statusCode).toBe(422);
+    expect((await send(org.adminKey, 'GET', '/v1/jobs?status=queued')).statusCode).toBe(422);
+    await finish(org, ids.at(-1)!);
+  });
+
+  it('is read with tickets:read, like a job; a key without it gets 403', async () => {
+    const org = await t.newOrg();
+    const jobId = await bulk(org, { ids: [(await ticket(org)).id], actions: urgent });
+    const reader = await org.key({ role: 'readonly', name: 'r' });
+    expect((await ok<Summary[]>(reader, 'GET', '/v1/jobs')).map((j) => j.id)).toEqual([jobId]);
+    const noTickets = await org.key({ scopes: ['customers:read'], name: 'c' });
+    const refused = await send(noTickets, 'GET', '/v1/jobs');
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({ detail: 'Insufficient permissions: requires tickets:read' });
+    expect(await ok<Summary[]>((await t.newOrg()).adminKey, 'GET', '/v1/jobs')).toEqual([]);
+    await finish(org, jobId);
+  });
+});

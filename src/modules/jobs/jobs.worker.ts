@@ -6,6 +6,7 @@ import type { Config } from '../../config.js';
 import type { Store } from '../../db/store.js';
 import { AppError } from '../../errors.js';
 import { logFailure } from '../../http/error-handler.js';
+import { startLeasedWorker } from '../../shared/leased-worker.js';
 import { nowIso } from '../../shared/time.js';
 import { withEvents, type Actor } from '../events/events.log.js';
 import { applyActions, type Actions } from '../macros/actions.js';
@@ -56,9 +57,6 @@ interface JobInfo {
 export function startBulkWorker(deps: BulkWorkerDeps): BulkWorker {
   const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const db = deps.store.db;
-  let stopped = false;
-  let running: Promise<number> | null = null;
-  let wake: (() => void) | null = null;
 
   const jobInfo = async (item: repo.JobItemRow, cache: Map<string, JobInfo | null>): Promise<JobInfo | null> => {
     if (!cache.has(item.job_id)) {
@@ -122,42 +120,6 @@ export function startBulkWorker(deps: BulkWorkerDeps): BulkWorker {
     return items.length;
   };
 
-  const idle = () =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(done, deps.config.jobs.pollIntervalMs).unref();
-      function done() {
-        clearTimeout(timer);
-        wake = null;
-        resolve();
-      }
-      wake = done;
-    });
-
-  const unsubscribe = onJobQueued(() => wake?.());
-  const loop = async (): Promise<void> => {
-    while (!stopped) {
-      let claimed = 0;
-      try {
-        running = runOnce();
-        claimed = await running;
-      } catch (error) {
-        logFailure(deps.log, error, 'bulk job run failed');
-      } finally {
-        running = null;
-      }
-      if (claimed === 0 && !stopped) await idle();
-    }
-  };
-  const looping = loop();
-
-  return {
-    runOnce,
-    async stop() {
-      stopped = true;
-      unsubscribe();
-      wake?.();
-      await running?.catch(() => undefined);
-      await looping;
-    },
-  };
+  const worker = startLeasedWorker({ name: 'bulk job', batch: runOnce, pollIntervalMs: deps.config.jobs.pollIntervalMs, wakeOn: onJobQueued, log: deps.log });
+  return { runOnce: () => worker.runOnce(), stop: () => worker.stop() };
 }

@@ -7,6 +7,7 @@ import type { Store } from '../../db/store.js';
 import type { Updateable } from 'kysely';
 import type { MailOutboxRow, MailOutboxTable } from '../../db/types.js';
 import { logFailure } from '../../http/error-handler.js';
+import { startLeasedWorker } from '../../shared/leased-worker.js';
 import { nowIso } from '../../shared/time.js';
 import { claimDue, commentAttachments, finishAttempt, setCommentDelivery } from './mail.outbox.repository.js';
 import type { BlobStore } from '../../storage/blob-store.js';
@@ -38,13 +39,12 @@ export interface MailOutboxWorker {
   stop(): Promise<void>;
 }
 
-const BATCH = 8;
+/** Sends in flight at once, per process. */
+const IN_FLIGHT = 8;
 
 export function startMailOutbox(deps: MailOutboxDeps): MailOutboxWorker {
   const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const transports = new Map<string, Transporter>();
-  let stopped = false;
-  let running: Promise<number> | null = null;
 
   const transportFor = async (row: MailOutboxRow): Promise<Transporter> => {
     const mailbox = row.mailbox_id === null ? undefined : await findMailbox(deps.store.db, row.organization_id, row.mailbox_id);
@@ -106,35 +106,46 @@ export function startMailOutbox(deps: MailOutboxDeps): MailOutboxWorker {
     });
   };
 
-  const runOnce = async (): Promise<number> => {
-    const now = nowIso();
-    const rows = await claimDue(deps.store.db, { owner, now, until: new Date(Date.now() + deps.config.mail.sendTimeoutMs + 5_000).toISOString(), limit: BATCH });
-    await Promise.all(rows.map((row) => send(row)));
+  // Sends under way: up to IN_FLIGHT at once, each started as soon as a place is free, so a slow
+  // mail server holds only its own sends, never a batch of others behind it.
+  const sending = new Set<Promise<void>>();
+  const start = (row: MailOutboxRow): void => {
+    const done: Promise<void> = send(row)
+      .catch((error: unknown) => logFailure(deps.log, error, 'mail outbox send failed', { messageId: row.message_id }))
+      .finally(() => {
+        sending.delete(done);
+        // A place is free: the loop looks again at once if mail is waiting for one.
+        if (waiting) worker.wake();
+      });
+    sending.add(done);
+  };
+  /** Whether the last claim was cut short by the places free: more may be due. */
+  let waiting = false;
+
+  /** Claims as many due messages as there are free places and starts sending each; resolves to how many. */
+  const batch = async (state: { readonly stopping: boolean }): Promise<number> => {
+    // Every place taken: wait for a send to end (each is bounded by MAIL_SEND_TIMEOUT_MS).
+    while (sending.size >= IN_FLIGHT && !state.stopping) await Promise.race(sending);
+    if (sending.size >= IN_FLIGHT) return 0;
+    const free = IN_FLIGHT - sending.size;
+    // The lease covers one send from now: a row is claimed only when a place is free to send it.
+    const rows = await claimDue(deps.store.db, { owner, now: nowIso(), until: new Date(Date.now() + deps.config.mail.sendTimeoutMs + 5_000).toISOString(), limit: free });
+    waiting = rows.length === free;
+    for (const row of rows) start(row);
     return rows.length;
   };
 
-  const loop = async (): Promise<void> => {
-    while (!stopped) {
-      let sent = 0;
-      try {
-        running = runOnce();
-        sent = await running;
-      } catch (error) {
-        logFailure(deps.log, error, 'mail outbox run failed');
-      } finally {
-        running = null;
-      }
-      if (sent === 0 && !stopped) await new Promise((resolve) => setTimeout(resolve, deps.config.mail.outboxPollIntervalMs).unref());
-    }
-  };
-  const looping = loop();
+  const worker = startLeasedWorker({ name: 'mail outbox', batch, pollIntervalMs: deps.config.mail.outboxPollIntervalMs, log: deps.log });
 
   return {
-    runOnce,
+    async runOnce() {
+      const n = await worker.runOnce();
+      await Promise.all(sending);
+      return n;
+    },
     async stop() {
-      stopped = true;
-      await running?.catch(() => undefined);
-      await looping;
+      await worker.stop();
+      await Promise.all(sending);
       for (const transport of transports.values()) transport.close();
     },
   };
