@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
@@ -74,3 +75,33 @@ export function startListening(args: string[], env: Record<string, string | unde
 /** Starts `ticketing serve` (the built CLI); resolves when it listens. */
 export const serveProcess = (env: Record<string, string>, children: ChildProcess[]): Promise<string> =>
   startListening([join(root, 'bin', 'ticketing.js'), 'serve'], env, children);
+
+/** CPU time so far of each PostgreSQL backend connected to the database `url` names, by pid (Linux /proc; empty elsewhere). */
+export async function backendCpuMicros(url: string): Promise<Map<number, number>> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+    const times = new Map<number, number>();
+    for (const { pid } of rows) {
+      try {
+        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+        // utime and stime, fields 14 and 15 of stat(5), in clock ticks (100 a second on Linux).
+        times.set(pid, ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / 100);
+      } catch {
+        return new Map();
+      }
+    }
+    return times;
+  } finally {
+    await client.end();
+  }
+}
+
+/** CPU used between two readings; a backend new in the second counts whole; NaN without readings. */
+export function cpuSince(before: Map<number, number>, after: Map<number, number>): number {
+  if (after.size === 0) return Number.NaN;
+  let total = 0;
+  for (const [pid, micros] of after) total += micros - (before.get(pid) ?? 0);
+  return total;
+}

@@ -1,9 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { createApiKey } from '../src/auth/keys.service.js';
 import { loadConfig } from '../src/config.js';
@@ -17,7 +16,7 @@ import { createMessageIds } from '../src/modules/mail/mail.message-ids.js';
 import { startTriggerWorker } from '../src/modules/automations/triggers.worker.js';
 import { openBlobStore } from '../src/storage/open-blob-store.js';
 import type { ClientInput, ClientOutput } from './client.js';
-import { benchEnv, scratchDatabase, serveProcess } from './common.js';
+import { backendCpuMicros, benchEnv, cpuSince, scratchDatabase, serveProcess } from './common.js';
 
 /**
  * `node dist/bench/creates.js` (after `npm run build`): ticket creates per second alone, the same
@@ -144,36 +143,6 @@ async function createSlaPolicies(baseUrl: string, key: string, count: number): P
     if (res.status !== 201) throw new Error(`SLA policy: ${res.status} ${await res.text()}`);
   }
   if (count > 0) process.stdout.write(`${count} SLA policies active\n`);
-}
-
-/** CPU time so far of each PostgreSQL backend connected to the database `url` names, by pid (Linux /proc; empty elsewhere). */
-async function backendCpuMicros(url: string): Promise<Map<number, number>> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
-    const times = new Map<number, number>();
-    for (const { pid } of rows) {
-      try {
-        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-        // utime and stime, fields 14 and 15 of stat(5), in clock ticks (100 a second on Linux).
-        times.set(pid, ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / 100);
-      } catch {
-        return new Map();
-      }
-    }
-    return times;
-  } finally {
-    await client.end();
-  }
-}
-
-/** CPU used between two readings; a backend new in the second counts whole; NaN without readings. */
-function cpuSince(before: Map<number, number>, after: Map<number, number>): number {
-  if (after.size === 0) return Number.NaN;
-  let total = 0;
-  for (const [pid, micros] of after) total += micros - (before.get(pid) ?? 0);
-  return total;
 }
 
 main().catch((error: unknown) => {

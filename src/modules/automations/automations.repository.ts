@@ -106,15 +106,23 @@ export async function releaseTriggerCursor(db: Executor, organizationId: string,
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** The events after the cursor that a trigger could follow, in commit order. */
-export function eventsToFollow(db: Executor, organizationId: string, after: number, limit: number) {
+/**
+ * The events after the cursor (`after`, up to `through`) that a trigger could follow, in commit
+ * order: of the `types` named, about a ticket, and not made by a trigger or an automation (so
+ * that no trigger sets off another, or itself).
+ */
+export function eventsToFollow(db: Executor, organizationId: string, q: { after: number; through: number; limit: number; types: string[] }) {
   return db
     .selectFrom('events')
     .select(['id', 'position', 'type', 'actor_type', 'ticket_id'])
     .where('organization_id', '=', organizationId)
-    .where('position', '>', after)
+    .where('position', '>', q.after)
+    .where('position', '<=', q.through)
+    .where('type', 'in', q.types)
+    .where('actor_type', 'not in', ['trigger', 'automation'])
+    .where('ticket_id', 'is not', null)
     .orderBy('position')
-    .limit(limit)
+    .limit(q.limit)
     .execute();
 }
 
@@ -123,6 +131,32 @@ export async function ticketsMatching(db: Executor, organizationId: string, tick
   if (ticketIds.length === 0) return new Set();
   const rows = await db.selectFrom('tickets').select('tickets.id').where('tickets.organization_id', '=', organizationId).where('tickets.id', 'in', ticketIds).where(where).execute();
   return new Set(rows.map((r) => r.id));
+}
+
+/** Which of `ticketIds` match each of `wheres` now (one set per where), in one query. */
+export async function ticketsMatchingEach(db: Executor, organizationId: string, ticketIds: string[], wheres: Where[]): Promise<Array<Set<string>>> {
+  const sets = wheres.map(() => new Set<string>());
+  if (ticketIds.length === 0 || wheres.length === 0) return sets;
+  const rows = (await db
+    .selectFrom('tickets')
+    .select((eb) => [
+      'tickets.id',
+      ...wheres.map((where, i) =>
+        eb
+          .case()
+          .when(where(eb))
+          .then(1)
+          .else(0)
+          .end()
+          .as(`m${i}`),
+      ),
+    ])
+    .where('tickets.organization_id', '=', organizationId)
+    .where('tickets.id', 'in', ticketIds)
+    .where((eb) => eb.or(wheres.map((where) => where(eb))))
+    .execute()) as Array<{ id: string } & Record<string, unknown>>;
+  for (const row of rows) wheres.forEach((_, i) => Number(row[`m${i}`]) === 1 && sets[i]!.add(row.id));
+  return sets;
 }
 
 /** Records a run; false when the (trigger, event) has one already (it ran, or failed, before). */

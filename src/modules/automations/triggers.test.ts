@@ -118,6 +118,31 @@ describe('triggers', () => {
     expect(await runsOf(rule.id)).toHaveLength(1);
   });
 
+  it('several triggers of one batch each take the tickets they match; the events none follows are passed over to the head', async () => {
+    const org = await t.newOrg();
+    const rule = (name: string, on: string[], priority: string) =>
+      ok<{ id: string }>(org, 'POST', '/v1/triggers', { name, on, conditions: { all: [{ field: 'priority', operator: 'is', value: priority }] }, actions: [{ field: 'add_tags', value: [name] }] });
+    const urgent = await rule('urgent', ['ticket.created'], 'urgent');
+    const low = await rule('low', ['ticket.created'], 'low');
+    const updates = await rule('updated', ['ticket.updated'], 'low');
+    const [a, b, c] = [await newTicket(org, { priority: 'urgent' }), await newTicket(org, { priority: 'low' }), await newTicket(org, { priority: 'high' })];
+    await worker.runOnce();
+    expect([(await ticket(org, a.id)).tags, (await ticket(org, b.id)).tags, (await ticket(org, c.id)).tags]).toEqual([['urgent'], ['low'], []]);
+    // The update by the trigger sets off no trigger, so `updated` never ran; the cursor is at the head.
+    expect([(await runsOf(urgent.id)).length, (await runsOf(low.id)).length, (await runsOf(updates.id)).length]).toEqual([1, 1, 0]);
+    const cursor = async () => Number((await t.store.db.selectFrom('trigger_cursors').select('position').where('organization_id', '=', org.id).executeTakeFirstOrThrow()).position);
+    const head = async () => Number((await t.store.db.selectFrom('event_counters').select('position').where('organization_id', '=', org.id).executeTakeFirstOrThrow()).position);
+    expect(await cursor()).toBe(await head());
+    // A stretch of the log longer than the worker looks through at once (positions of events since
+    // pruned, say) before an event to follow: walked over, window by window, to that event.
+    await t.store.db.updateTable('event_counters').set({ position: (await head()) + 2_500 }).where('organization_id', '=', org.id).execute();
+    await ok(org, 'PATCH', `/v1/tickets/${b.id}`, { subject: 'After the gap' });
+    await worker.runOnce();
+    expect((await runsOf(updates.id)).length).toBe(1);
+    expect((await ticket(org, b.id)).tags).toEqual(['low', 'updated']);
+    expect(await cursor()).toBe(await head());
+  });
+
   it('notify queues a mail in the outbox, which sends it', async () => {
     const org = await t.newOrg();
     await ok(org, 'POST', '/v1/mailboxes', { address: 'support@acme.example', name: 'Acme Support' });

@@ -12,6 +12,7 @@ import { ticketFieldsByKey } from '../ticket-fields/ticket-fields.repository.js'
 import { applyRuleActions } from './automations.apply.js';
 import * as repo from './automations.repository.js';
 import { compileRuleConditions, type StoredConditions } from './automations.rules.js';
+import { usesCustomFields } from '../views/conditions.js';
 import type { RuleActions } from './automations.schemas.js';
 
 /**
@@ -20,8 +21,9 @@ import type { RuleActions } from './automations.schemas.js';
  *
  * It follows each organization's event log by a cursor (`trigger_cursors`, one row per
  * organization that has had a trigger), leased to one process at a time like a webhook endpoint.
- * For a batch of events past the cursor it checks each active trigger's `on` and conditions against
- * the tickets as they are now (one query per trigger per batch), then applies each matching trigger
+ * For a batch of the events past the cursor that some active trigger's `on` names (the others are
+ * passed over unread) it checks each trigger's `on` and conditions against the tickets as they are
+ * now (one query for all the triggers per batch), then applies each matching trigger
  * in a transaction of its own that re-checks the conditions on the ticket, writes the trigger's
  * changes and events (actor: the trigger), and inserts the (trigger, event) row of `trigger_runs`;
  * only then does the cursor move. A crash before a commit leaves nothing, and the event is taken
@@ -45,11 +47,12 @@ export interface TriggerWorker {
 
 /** Events taken at a time. */
 const BATCH = 100;
+/** Positions of the log looked through at a time for events to follow (the others are passed over). */
+const WINDOW = 10 * BATCH;
 /** Longer than a batch takes: a live process never loses its organization in the middle of one. */
 const LEASE_MS = 15_000;
 /** After a commit, the wait before looking: a batch of a burst of creates is one look (claim, reads, release), not one per create. */
 const WAKE_GAP_MS = 100;
-const RULE_ACTOR_TYPES = new Set(['trigger', 'automation']);
 
 class LeaseLost extends Error {}
 
@@ -87,35 +90,43 @@ export function startTriggerWorker(deps: TriggerWorkerDeps): TriggerWorker {
     try {
       // The head before the triggers: a trigger made after this read starts at or after it.
       const head = await feedHead(db, org);
-      const triggers = await repo.activeTriggers(db, org);
-      if (triggers.length === 0) {
+      // Each trigger's `on` read once; the log is read for the types they follow only, made by no
+      // rule, so the events no trigger could take are passed over without being read.
+      const rules = (await repo.activeTriggers(db, org)).map((trigger) => ({ trigger, on: new Set(JSON.parse(trigger.on_types) as string[]), conditions: JSON.parse(trigger.conditions) as StoredConditions }));
+      const types = [...new Set(rules.flatMap((r) => [...r.on]))];
+      if (types.length === 0) {
         // Nothing to run: straight to the end of the log.
         position = Math.max(position, head);
         return 1;
       }
-      const batch = await repo.eventsToFollow(db, org, position, BATCH);
-      const fieldIds = new Map([...(await ticketFieldsByKey(db, org))].map(([key, f]) => [key, f.id]));
+      const through = position + WINDOW;
+      const batch = await repo.eventsToFollow(db, org, { after: position, through, limit: BATCH, types });
+      const fieldIds = rules.some((r) => usesCustomFields(r.conditions)) ? new Map([...(await ticketFieldsByKey(db, org))].map(([key, f]) => [key, f.id])) : new Map<string, string>();
       const ctx = { organizationId: org, me: null, fieldIds, now: new Date() };
-      const plans = [];
-      for (const trigger of triggers) {
-        const on = new Set(JSON.parse(trigger.on_types) as string[]);
-        const events = batch.filter(
-          (e): e is typeof e & { ticket_id: string } =>
-            e.ticket_id !== null && Number(e.position) > Number(trigger.after_position) && on.has(e.type) && !RULE_ACTOR_TYPES.has(e.actor_type),
-        );
-        if (events.length === 0) continue;
-        const where = compileRuleConditions(JSON.parse(trigger.conditions) as StoredConditions, ctx);
-        const matching = await repo.ticketsMatching(db, org, [...new Set(events.map((e) => e.ticket_id))], where);
-        plans.push({ trigger, where, events: new Set(events.filter((e) => matching.has(e.ticket_id))) });
+      const candidates = [];
+      for (const { trigger, on, conditions } of rules) {
+        const events = batch.filter((e): e is typeof e & { ticket_id: string } => e.ticket_id !== null && Number(e.position) > Number(trigger.after_position) && on.has(e.type));
+        if (events.length > 0) candidates.push({ trigger, events, where: compileRuleConditions(conditions, ctx) });
       }
+      // One query for all the triggers: which of the batch's tickets each matches now.
+      const ticketIds = [...new Set(candidates.flatMap((c) => c.events.map((e) => e.ticket_id)))];
+      const matching = await repo.ticketsMatchingEach(db, org, ticketIds, candidates.map((c) => c.where));
+      const plans = candidates.map((c, i) => ({ trigger: c.trigger, where: c.where, events: new Set(c.events.filter((e) => matching[i]!.has(e.ticket_id))) }));
       // In commit order of the events, each event's triggers in their order.
+      let done = true;
       for (const event of batch) {
-        if (worker.stopping) break;
+        if (worker.stopping) {
+          done = false;
+          break;
+        }
         for (const plan of plans) {
           if (plan.events.has(event as never)) await applyOne(org, plan.trigger, event as typeof event & { ticket_id: string }, plan.where);
         }
         position = Number(event.position);
       }
+      // A batch short of BATCH held every event to follow up to `through` (or the head, read
+      // before it: every event up to it has committed), so the cursor moves past the others.
+      if (done && batch.length < BATCH) position = Math.max(position, Math.min(head, through));
     } catch (error) {
       if (!(error instanceof LeaseLost)) throw error;
       deps.log.warn({ organizationId: org }, 'trigger worker lost its lease; another process carries on');

@@ -77,14 +77,14 @@ function usedAt(calendar: SlaCalendar | null, clock: Clock, now: Date): number {
   return clock.since === null ? clock.used : clock.used + minutesBetween(calendar, new Date(clock.since), now);
 }
 
-/** The clock running from `now` with its remaining time: due and warning instants set (flags reset for instants still ahead). */
-function run(calendar: SlaCalendar | null, clock: Clock, warning: number, now: Date): Clock {
+/** The clock running from `now` (`since`: `now` as ISO text) with its remaining time: due and warning instants set (flags reset for instants still ahead). */
+function run(calendar: SlaCalendar | null, clock: Clock, warning: number, now: Date, since = iso(now)): Clock {
   const remaining = clock.target - clock.used;
   const due = remaining >= 0 ? addMinutes(calendar, now, remaining) : new Date(now.getTime() + remaining * 60_000);
   const warn = warning > 0 ? (remaining > warning ? addMinutes(calendar, now, remaining - warning) : now) : null;
   return {
     ...clock,
-    since: iso(now),
+    since,
     due_at: iso(due),
     warn_at: warn && iso(warn),
     breached: clock.breached && due <= now,
@@ -112,10 +112,11 @@ export function startState(policy: PolicyForClock, calendar: SlaCalendar | null,
     clocks: {},
     breaches: [],
   };
+  const since = iso(now);
   for (const metric of ['first_response', 'resolution'] as const) {
     const minutes = minutesOf(target, metric);
     if (minutes === null) continue;
-    state.clocks[metric] = state.paused ? fresh(minutes) : run(calendar, fresh(minutes), target.warning_minutes, now);
+    state.clocks[metric] = state.paused ? fresh(minutes) : run(calendar, fresh(minutes), target.warning_minutes, now, since);
   }
   return state;
 }
@@ -252,6 +253,7 @@ export function presentSla(state: SlaState | null) {
     next_response_due_at: dueOf('next_response'),
     resolution_due_at: dueOf('resolution'),
     paused: state.paused,
-    breaches: state.breaches,
+    // A copy: the state may be one this process keeps (sla.hooks.ts, parseSla).
+    breaches: [...state.breaches],
   };
 }

@@ -23,11 +23,24 @@ export type SlaHappening = 'agent_reply' | 'customer_reply' | null;
 
 export const NO_SLA: SlaColumns = { sla: null, sla_next_due_at: null, next_sla_deadline_at: null };
 
-export const parseSla = (text: string | null | undefined): SlaState | null => (text ? (JSON.parse(text) as SlaState) : null);
+/**
+ * The states this process wrote last, by their JSON: a ticket's answer and event are made from its
+ * row right after the write, and need not parse again what was just serialised. Bounded; a state
+ * is never changed once written (sla.clock.ts makes new ones).
+ */
+const written = new Map<string, SlaState>();
+const WRITTEN_KEPT = 256;
+
+export const parseSla = (text: string | null | undefined): SlaState | null => (text ? (written.get(text) ?? (JSON.parse(text) as SlaState)) : null);
 
 export const slaBlockOf = (text: string | null | undefined) => presentSla(parseSla(text));
 
-const columnsOf = (state: SlaState | null): SlaColumns => (state === null ? NO_SLA : { sla: JSON.stringify(state), ...deadlinesOf(state) });
+function columnsOf(state: SlaState | null, sla = state === null ? null : JSON.stringify(state)): SlaColumns {
+  if (state === null || sla === null) return NO_SLA;
+  if (written.size >= WRITTEN_KEPT) written.clear();
+  written.set(sla, state);
+  return { sla, ...deadlinesOf(state) };
+}
 
 function firstMatch(set: PolicySet, ticket: MatchableTicket, now: Date): LoadedPolicy | undefined {
   return set.policies.find((p) => ticketMatches(ticket, p.conditions, now));
@@ -70,7 +83,7 @@ export function slaAfterChange(
   else if (state === null) state = startState(policy, calendarOf(set, policy.business_hours_id), after, now);
   else if (policy.id !== state.policy_id || after.priority !== state.priority) state = retarget(state, policy, calendarOf(set, policy.business_hours_id), after.priority, now);
   const text = state === null ? null : JSON.stringify(state);
-  return { columns: text === before.sla ? null : columnsOf(state), events };
+  return { columns: text === before.sla ? null : columnsOf(state, text), events };
 }
 
 /** The sweeper's step: the warnings and breaches due at `now`, with the columns that follow. */

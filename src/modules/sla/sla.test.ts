@@ -137,6 +137,23 @@ describe('SLA clocks on tickets', () => {
     expect(list.find((x) => x.id === high.id)!.sla).toEqual(high.sla);
   });
 
+  it('a create is matched on its tags and custom fields as given (plain create) and on its own fields (grouped create)', async () => {
+    const org = await t.newOrg();
+    await ok(org.adminKey, 'POST', '/v1/ticket-fields', { key: 'plan', label: 'Plan', type: 'dropdown', options: ['free', 'pro'] });
+    const tagged = await ok<{ id: string }>(org.adminKey, 'POST', '/v1/sla-policies', policy({ position: 1, conditions: { all: [{ field: 'tags', operator: 'includes_any', value: ['vip'] }] } }));
+    const pro = await ok<{ id: string }>(org.adminKey, 'POST', '/v1/sla-policies', policy({ position: 2, conditions: { all: [{ field: 'custom_fields.plan', operator: 'is', value: 'pro' }] } }));
+    const recent = await ok<{ id: string }>(org.adminKey, 'POST', '/v1/sla-policies', policy({ position: 3, conditions: { all: [{ field: 'channel', operator: 'is', value: 'api' }, { field: 'created_at', operator: 'within_last_hours', value: 1 }] } }));
+    at(0);
+    const [vip, paying, plain] = await Promise.all([
+      ticket(org.adminKey, { priority: 'high', tags: ['VIP'] }),
+      ticket(org.adminKey, { priority: 'high', custom_fields: { plan: 'pro' } }),
+      ticket(org.adminKey, { priority: 'high' }),
+    ]);
+    expect([vip.sla?.policy_id, paying.sla?.policy_id, plain.sla?.policy_id]).toEqual([tagged.id, pro.id, recent.id]);
+    expect(plain.sla).toEqual({ policy_id: recent.id, first_response_due_at: iso(30), next_response_due_at: null, resolution_due_at: iso(60), paused: false, breaches: [] });
+    for (const x of [vip, paying, plain]) expect((await get(org.adminKey, x.id)).sla).toEqual(x.sla);
+  });
+
   it('the first public agent comment fulfils first response; an internal one does not', async () => {
     const { org } = await orgWithPolicy();
     at(0);

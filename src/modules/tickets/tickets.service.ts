@@ -115,7 +115,7 @@ export async function createTicket(deps: TicketDeps, organizationId: string, bod
     // it can be made stale by another process's commit (which would fail the write SQLITE_BUSY).
     const ticketNumber = await takeNextTicketNumber(trx, organizationId);
     const customerId = await findOrCreateCustomer(trx, organizationId, body, events, now);
-    const row = withSla(policies, newTicketRow(organizationId, ticketNumber, customerId, body, now, tags, custom, origin));
+    const row = withSla(policies, newTicketRow(organizationId, ticketNumber, customerId, body, now, tags, custom, origin), tags, custom);
     await insertTicket(trx, row);
     await writeTicketTags(trx, organizationId, row, [], tags);
     await writeTicketFieldValues(trx, organizationId, row, fields, {}, custom);
@@ -191,9 +191,13 @@ export function newTicketRow(
   };
 }
 
-/** A new ticket's row with the clocks of the first SLA policy it matches (none: the row as it was). */
-export function withSla<T extends ReturnType<typeof newTicketRow>>(policies: PolicySet, row: T): T {
-  return policies.policies.length === 0 ? row : Object.assign(row, slaOfNewTicket(policies, presentTicket(row)));
+/**
+ * A new ticket's row with the clocks of the first SLA policy it matches (none: the row as it was).
+ * Matched against the row itself, its `tags` and `custom` fields given as checked (as the row
+ * holds them in JSON): the row's other fields are already as the ticket's answer shows them.
+ */
+export function withSla<T extends ReturnType<typeof newTicketRow>>(policies: PolicySet, row: T, tags: string[] = [], custom: CustomFields = {}): T {
+  return policies.policies.length === 0 ? row : Object.assign(row, slaOfNewTicket(policies, { ...row, tags, custom_fields: custom }));
 }
 
 export async function getTicket(deps: TicketDeps, organizationId: string, id: string): Promise<Ticket> {

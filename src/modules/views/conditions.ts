@@ -184,3 +184,7 @@ export const usesMe = (conditions: Conditions): boolean =>
   [...(conditions.all ?? []), ...(conditions.any ?? [])].some(
     (c) => c.field === 'assigned_user_id' && (c.value === 'me' || (Array.isArray(c.value) && c.value.includes('me'))),
   );
+
+/** Whether a condition names a custom field (only then are the organization's field ids needed to compile them). */
+export const usesCustomFields = (conditions: Conditions): boolean =>
+  [...(conditions.all ?? []), ...(conditions.any ?? [])].some((c) => c.field.startsWith('custom_fields.'));
