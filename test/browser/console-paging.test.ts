@@ -110,7 +110,7 @@ describe.skipIf(!available)('paging in the agent console (a real browser)', () =
         expect(await rows.count()).toBe(50);
         await page.keyboard.press('j');
         await expect.poll(() => rows.count()).toBe(100);
-        await expect.poll(() => page.evaluate("document.activeElement?.closest('li') === document.querySelectorAll('ol.rows > li')[50]")).toBe(true);
+        await expect.poll(() => page.evaluate<boolean>("document.activeElement.closest('li') === document.querySelectorAll('ol.rows > li')[50]")).toBe(true);
         expect(await rows.nth(50).getAttribute('class')).toContain('selected');
       },
       { withoutIntersectionObserver: true },
@@ -130,7 +130,7 @@ describe.skipIf(!available)('paging in the agent console (a real browser)', () =
         // Reached with Tab from the last customer, pressed with Enter.
         await rows.last().locator('a').focus();
         await page.keyboard.press('Tab');
-        expect(await page.evaluate('document.activeElement?.textContent')).toBe('Load more');
+        expect(await page.evaluate<string>('document.activeElement.textContent')).toBe('Load more');
         await page.keyboard.press('Enter');
         await expect.poll(() => rows.count()).toBe(COUNT);
         await page.getByText('End of list').waitFor();
