@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -74,3 +75,39 @@ export function startListening(args: string[], env: Record<string, string | unde
 /** Starts `ticketing serve` (the built CLI); resolves when it listens. */
 export const serveProcess = (env: Record<string, string>, children: ChildProcess[]): Promise<string> =>
   startListening([join(root, 'bin', 'ticketing.js'), 'serve'], env, children);
+
+/**
+ * The CPU time so far of every backend of the database `client` is connected to, but its own, by
+ * pid (Linux /proc, so only with the server on this machine; empty otherwise). The services share
+ * the two cores with these backends: a request's cost on PostgreSQL is the sum of both.
+ */
+export async function backendCpuMicros(client: pg.Client | undefined): Promise<Map<number, number>> {
+  const times = new Map<number, number>();
+  if (!client) return times;
+  const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+  for (const { pid } of rows) {
+    const micros = cpuMicrosOf(pid);
+    if (Number.isNaN(micros)) return new Map();
+    times.set(pid, micros);
+  }
+  return times;
+}
+
+/** CPU used between two readings; a backend new in the second counts whole; NaN without readings. */
+export function cpuSince(before: Map<number, number>, after: Map<number, number>): number {
+  if (after.size === 0) return Number.NaN;
+  let total = 0;
+  for (const [pid, micros] of after) total += micros - (before.get(pid) ?? 0);
+  return total;
+}
+
+/** The CPU time a process has used so far, in microseconds (Linux /proc; NaN elsewhere). */
+export function cpuMicrosOf(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 a second on Linux).
+    return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
