@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -76,26 +76,31 @@ export function startListening(args: string[], env: Record<string, string | unde
 export const serveProcess = (env: Record<string, string>, children: ChildProcess[]): Promise<string> =>
   startListening([join(root, 'bin', 'ticketing.js'), 'serve'], env, children);
 
-/** CPU time so far of each PostgreSQL backend connected to the database `url` names, by pid (Linux /proc; empty elsewhere). */
-export async function backendCpuMicros(url: string): Promise<Map<number, number>> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
-    const times = new Map<number, number>();
-    for (const { pid } of rows) {
-      try {
-        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-        // utime and stime, fields 14 and 15 of stat(5), in clock ticks (100 a second on Linux).
-        times.set(pid, ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / 100);
-      } catch {
-        return new Map();
-      }
+/**
+ * The CPU time so far of every backend of a database but the reader's own, by pid (Linux /proc, so
+ * only with the server on this machine; empty otherwise): of the database `client` is connected to,
+ * or of the one `url` names (a connection made for the reading). The services share the two cores
+ * with these backends: a request's cost on PostgreSQL is the sum of both.
+ */
+export async function backendCpuMicros(client: pg.Client | string | undefined): Promise<Map<number, number>> {
+  const times = new Map<number, number>();
+  if (!client) return times;
+  if (typeof client === 'string') {
+    const own = new pg.Client({ connectionString: client });
+    await own.connect();
+    try {
+      return await backendCpuMicros(own);
+    } finally {
+      await own.end();
     }
-    return times;
-  } finally {
-    await client.end();
   }
+  const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+  for (const { pid } of rows) {
+    const micros = cpuMicrosOf(pid);
+    if (Number.isNaN(micros)) return new Map();
+    times.set(pid, micros);
+  }
+  return times;
 }
 
 /** CPU used between two readings; a backend new in the second counts whole; NaN without readings. */
@@ -104,4 +109,15 @@ export function cpuSince(before: Map<number, number>, after: Map<number, number>
   let total = 0;
   for (const [pid, micros] of after) total += micros - (before.get(pid) ?? 0);
   return total;
+}
+
+/** The CPU time a process has used so far, in microseconds (Linux /proc; NaN elsewhere). */
+export function cpuMicrosOf(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 a second on Linux).
+    return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / 100;
+  } catch {
+    return Number.NaN;
+  }
 }

@@ -14,7 +14,7 @@ import { createOrganization } from '../src/modules/organizations/organizations.s
 import { Ticket } from '../src/modules/tickets/tickets.schemas.js';
 import { getTicket } from '../src/modules/tickets/tickets.service.js';
 import { seed } from './seed.js';
-import { root, startListening } from './common.js';
+import { backendCpuMicros, cpuMicrosOf, cpuSince, root, startListening } from './common.js';
 
 /**
  * The get-by-id part of `npm run bench`: GET /v1/tickets/{id} of `ticketing serve`
@@ -97,42 +97,6 @@ interface Run {
   cpuMicros: number;
   /** CPU time of the PostgreSQL backends of the bench's database over the run (NaN on SQLite). */
   backendCpuMicros?: number;
-}
-
-/**
- * The CPU time so far of every backend of the database `client` is connected to, but its own, by
- * pid (Linux /proc, so only with the server on this machine; empty otherwise). The services share
- * the two cores with these backends: a request's cost on PostgreSQL is the sum of both.
- */
-async function backendCpuMicros(client: pg.Client | undefined): Promise<Map<number, number>> {
-  const times = new Map<number, number>();
-  if (!client) return times;
-  const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
-  for (const { pid } of rows) {
-    const micros = cpuMicrosOf(pid);
-    if (Number.isNaN(micros)) return new Map();
-    times.set(pid, micros);
-  }
-  return times;
-}
-
-/** CPU used between two readings; a backend new in the second counts whole; NaN without readings. */
-function cpuSince(before: Map<number, number>, after: Map<number, number>): number {
-  if (after.size === 0) return Number.NaN;
-  let total = 0;
-  for (const [pid, micros] of after) total += micros - (before.get(pid) ?? 0);
-  return total;
-}
-
-/** The CPU time a process has used so far, in microseconds (Linux /proc; NaN elsewhere). */
-function cpuMicrosOf(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-    // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 a second on Linux).
-    return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / 100;
-  } catch {
-    return Number.NaN;
-  }
 }
 
 function runWrk(url: string, script: string, seconds: number, pid: number | undefined): Promise<Run> {

@@ -279,6 +279,39 @@ describe('SLA deadline events', () => {
     expect(await slaEvents(org.adminKey, created.id)).toEqual([]);
   });
 
+  it('many tickets due at once, of two organizations, fire once each (the sweeper fires them in groups)', async () => {
+    const a = await orgWithPolicy();
+    const b = await orgWithPolicy();
+    at(0);
+    // More than one group (50) of one organization, and a few of another.
+    const many = [];
+    for (let i = 0; i < 53; i++) many.push(await ticket(a.org.adminKey, { priority: 'high' }));
+    const few = [await ticket(b.org.adminKey, { priority: 'high' }), await ticket(b.org.adminKey, { priority: 'high' })];
+    vi.useRealTimers();
+    expect(await sweepSlaOnce(t.store, new Date(T0 + 20 * MINUTE))).toBe(55);
+    expect(await sweepSlaOnce(t.store, new Date(T0 + 20 * MINUTE))).toBe(0);
+    for (const [key, tickets] of [[a.org.adminKey, many], [b.org.adminKey, few]] as const) {
+      // One warning per ticket in the organization's feed, none twice.
+      const feed = await ok<{ events: Event[] }>(key, 'GET', '/v1/events?types=sla.warning&limit=200');
+      expect(feed.events.map((e) => `${e.ticket_id}:${e.object.metric}`).sort()).toEqual(tickets.map((c) => `${c.id}:first_response`).sort());
+    }
+  });
+
+  it('a ticket that cannot be swept holds back no other; the run fails and the others fire once', async () => {
+    const { org } = await orgWithPolicy();
+    at(0);
+    const tickets = [];
+    for (let i = 0; i < 5; i++) tickets.push(await ticket(org.adminKey, { priority: 'high' }));
+    vi.useRealTimers();
+    // The first due (of the group) has clocks that cannot be read.
+    await t.store.db.updateTable('tickets').set({ sla: '{', next_sla_deadline_at: iso(19) }).where('id', '=', tickets[0]!.id).execute();
+    await expect(sweepSlaOnce(t.store, new Date(T0 + 20 * MINUTE))).rejects.toThrow();
+    for (const created of tickets.slice(1)) expect(await slaEvents(org.adminKey, created.id)).toEqual(['sla.warning:first_response']);
+    expect(await slaEvents(org.adminKey, tickets[0]!.id)).toEqual([]);
+    await t.store.db.updateTable('tickets').set({ sla: null, next_sla_deadline_at: null }).where('id', '=', tickets[0]!.id).execute();
+    expect(await sweepSlaOnce(t.store, new Date(T0 + 20 * MINUTE))).toBe(0);
+  });
+
   it('a webhook can subscribe to sla events with tickets:read', async () => {
     const res = await send(t.org.adminKey, 'POST', '/v1/webhooks', { url: 'https://example.com/hook', events: ['sla.breached', 'sla.warning'] });
     expect(res.statusCode, res.body).toBe(201);
