@@ -12,17 +12,19 @@ import { consoleDirectory } from '../src/modules/console/console.routes.js';
 import { compactDashboard } from '../src/modules/dashboard/dashboard.compaction.js';
 import { createOrganization } from '../src/modules/organizations/organizations.service.js';
 import { openBlobStore } from '../src/storage/open-blob-store.js';
-import { benchEnv, percentile } from './common.js';
+import { benchEnv, percentile, scratchDatabase } from './common.js';
 import { seed } from './seed.js';
 
 /**
  * The agent console (`node dist/bench/console.js`, after `npm run build`): the JavaScript and CSS a
  * first load fetches, gzip-compressed; then, on a SQLite store of BENCH_CONSOLE_TICKETS tickets
- * (default 100,000), the time from pressing "Sign in" to the first ticket of the queue on screen,
+ * (default 100,000; on PostgreSQL when DATABASE_URL names a server, in a scratch database), the time from pressing "Sign in" to the first ticket of the queue on screen,
  * and from Enter on it to its conversation on screen, in Debian's Chromium (CHROMIUM_PATH), each
  * BENCH_CONSOLE_RUNS times (default 10) in a fresh browser context (no cache); then, in one
  * signed-in page, opening tickets of BENCH_CONSOLE_COMMENTS comments (default 200) until every one
- * is on screen, a status change on each and a reply to each.
+ * is on screen, a status change on each and a reply to each, each broken down into the server's
+ * time for its write (PATCH or POST, from the request's arrival to its answer) and the rest (the
+ * browser's work before and after it), with the requests the page made meanwhile.
  */
 const TICKETS = Number(process.env.BENCH_CONSOLE_TICKETS ?? 100_000);
 const RUNS = Number(process.env.BENCH_CONSOLE_RUNS ?? 10);
@@ -49,9 +51,15 @@ const js = files.filter((f) => f.file.endsWith('.js')).reduce((sum, f) => sum + 
 console.log(`first load JavaScript, gzip: ${(js / 1024).toFixed(1)} KB (budget 250 KB)`);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'ticketing-bench-console-'));
-const config = loadConfig(benchEnv(dataDir, undefined));
+const scratch = process.env.DATABASE_URL ? await scratchDatabase(process.env.DATABASE_URL, 'console') : undefined;
+const config = loadConfig(benchEnv(dataDir, scratch?.url));
 const store = openStore({ dataDir, databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize, timeouts: COMMAND_TIMEOUTS, search: config.search });
 const app = await buildApp({ config, store, blobs: openBlobStore(config, store) });
+// The server's time for each request (arrival to answer sent), to set a write's own time apart.
+const served: { method: string; url: string; ms: number }[] = [];
+app.addHook('onResponse', async (request, reply) => {
+  served.push({ method: request.method, url: request.url, ms: reply.elapsedTime });
+});
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu'] });
 try {
   await migrateToLatest(store.db);
@@ -60,7 +68,7 @@ try {
   let started = performance.now();
   await seed(store, organizationId, { tickets: TICKETS, customers: 2000 });
   await compactDashboard(store);
-  console.log(`seeded ${TICKETS.toLocaleString('en')} tickets in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(`${store.dialect}: seeded ${TICKETS.toLocaleString('en')} tickets in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   const created = await app.inject({
     method: 'POST',
     url: '/v1/users',
@@ -131,7 +139,57 @@ try {
   const open: number[] = [];
   const status: number[] = [];
   const reply: number[] = [];
+  const floor: number[] = [];
+  const statusServer: number[] = [];
+  const replyServer: number[] = [];
+  const during = { status: new Map<string, number>(), reply: new Map<string, number>() };
+  // The requests of the page while an action is timed (and the page's own, not the bench's, calls).
+  let watching: Map<string, number> | null = null;
+  page.on('request', (request) => {
+    if (!watching || request.url().includes('/presence')) return;
+    const path = new URL(request.url()).pathname.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '{id}');
+    const key = `${request.method()} ${path}`;
+    watching.set(key, (watching.get(key) ?? 0) + 1);
+  });
+  const serverTime = (method: string, pattern: RegExp): number => {
+    const found = served.findLast((s) => s.method === method && pattern.test(s.url));
+    if (!found) throw new Error(`no ${method} ${pattern} served`);
+    return found.ms;
+  };
   const thread = page.locator('ol.thread > li');
+  // Timed in the page too, without the bench's own round trips to the browser: from the event the
+  // action starts with to the change on screen (a MutationObserver), around the page's request for
+  // it (its Resource Timing entry: the first request after the event).
+  type Split = { total: number[]; before: number[]; request: number[]; after: number[] };
+  const inPage: Record<'status' | 'reply', Split> = {
+    status: { total: [], before: [], request: [], after: [] },
+    reply: { total: [], before: [], request: [], after: [] },
+  };
+  // (Page scripts as text: the bench is compiled without the DOM's types.)
+  const watchInPage = (event: 'change' | 'click', shown: string) =>
+    page.evaluate(`{
+      const timed = (window.timed = { start: 0, end: 0 });
+      performance.clearResourceTimings();
+      document.addEventListener('${event}', () => (timed.start = performance.now()), { capture: true, once: true });
+      const observer = new MutationObserver(() => {
+        if (timed.start && ${shown}) {
+          timed.end = performance.now();
+          observer.disconnect();
+        }
+      });
+      observer.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+    }`);
+  const readInPage = async (into: Split) => {
+    const t = await page.evaluate<{ start: number; end: number; fetchStart: number; responseEnd: number }>(`(() => {
+      const { start, end } = window.timed;
+      const request = performance.getEntriesByType('resource').find((e) => e.startTime >= start);
+      return { start, end, fetchStart: request.startTime, responseEnd: request.responseEnd };
+    })()`);
+    into.total.push(t.end - t.start);
+    into.before.push(t.fetchStart - t.start);
+    into.request.push(t.responseEnd - t.fetchStart);
+    into.after.push(t.end - t.responseEnd);
+  };
   for (const [run, id] of long.entries()) {
     // In-app navigation, as a click on a queue row does (the router follows popstate).
     started = performance.now();
@@ -139,28 +197,59 @@ try {
     await thread.nth(COMMENTS).waitFor({ timeout: 20_000 });
     const opened = performance.now() - started;
     await page.getByRole('heading', { level: 1, name: new RegExp(`A long conversation ${run}$`) }).waitFor();
+    // The bench's own share: a click that changes nothing (the mode already chosen) and a wait for
+    // what is already on screen, through the same Playwright calls the actions below are timed with.
+    started = performance.now();
+    await page.getByRole('button', { name: /Public reply/ }).click();
+    await thread.nth(COMMENTS).waitFor();
+    if (run > 0) floor.push(performance.now() - started);
+    watching = run > 0 ? during.status : null;
+    await watchInPage('change', `document.querySelector('.meta .status-pending')`);
     started = performance.now();
     await page.getByLabel('Status', { exact: true }).selectOption('pending');
     await page.locator('.meta .status-pending').waitFor();
     const changed = performance.now() - started;
+    watching = null;
+    if (run > 0) await readInPage(inPage.status);
+    const changedServer = serverTime('PATCH', new RegExp(`^/v1/tickets/${id}$`));
     await page.getByLabel(/Public reply/).fill('Thanks, that settles it.');
+    watching = run > 0 ? during.reply : null;
+    await watchInPage('click', `document.querySelectorAll('ol.thread > li').length > ${COMMENTS + 1}`);
     started = performance.now();
     await page.getByRole('button', { name: 'Send reply' }).click();
     await thread.nth(COMMENTS + 1).waitFor({ timeout: 20_000 });
     const replied = performance.now() - started;
+    watching = null;
+    if (run > 0) await readInPage(inPage.reply);
+    const repliedServer = serverTime('POST', new RegExp(`^/v1/tickets/${id}/comments$`));
     if (run > 0) {
       open.push(opened);
       status.push(changed);
       reply.push(replied);
+      statusServer.push(changedServer);
+      replyServer.push(repliedServer);
     }
+    // What the actions set off (refetches, the live stream's) settles before the next ticket.
+    await page.waitForTimeout(500);
   }
   await context.close();
   console.log(`open a ticket of ${COMMENTS} comments until all are on screen (${RUNS} runs): ${ms(open)}`);
+  console.log(`the bench's own share, a click that changes nothing and a wait for what is shown: ${ms(floor)}`);
+  const requests = (counts: Map<string, number>) => [...counts].map(([key, n]) => `${key} ×${(n / RUNS).toFixed(1)}`).join(', ') || 'none';
   console.log(`status change until the page shows it: ${ms(status)}`);
+  console.log(`  of which the server's PATCH: ${ms(statusServer)}; the rest (browser): ${ms(status.map((t, i) => t - statusServer[i]!))}`);
+  console.log(`  requests meanwhile, per change: ${requests(during.status)}`);
+  const split = (t: Split) =>
+    `event to screen ${ms(t.total)}: event to request ${ms(t.before)}; the request (browser's view) ${ms(t.request)}; answer to screen ${ms(t.after)}`;
+  console.log(`  in the page: ${split(inPage.status)}`);
   console.log(`reply until it is on screen: ${ms(reply)}`);
+  console.log(`  of which the server's POST: ${ms(replyServer)}; the rest (browser): ${ms(reply.map((t, i) => t - replyServer[i]!))}`);
+  console.log(`  requests meanwhile, per reply: ${requests(during.reply)}`);
+  console.log(`  in the page: ${split(inPage.reply)}`);
 } finally {
   await browser.close();
   await app.close();
   await store.close();
+  await scratch?.drop();
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import { api } from './api.js';
+import { ticketChanged, type TicketChange } from './ticket-data.js';
 
 /**
  * Live updates: GET /v1/stream (Server-Sent Events with the session cookie). `change` events carry
@@ -28,11 +29,8 @@ const NOBODY: PresenceUser[] = [];
 export const useLiveState = (): LiveState => useSyncExternalStore(subscribe, () => state);
 export const usePresence = (ticketId: string): PresenceUser[] => useSyncExternalStore(subscribe, () => presence.get(ticketId) ?? NOBODY);
 
-interface ChangeEvent {
-  type?: string;
+interface ChangeEvent extends TicketChange {
   ticket_id?: string | null;
-  resource_id?: string;
-  resource_type?: string;
 }
 
 function applyChange(client: QueryClient, change: ChangeEvent): void {
@@ -40,7 +38,7 @@ function applyChange(client: QueryClient, change: ChangeEvent): void {
   void client.invalidateQueries({ queryKey: ['queue'] });
   void client.invalidateQueries({ queryKey: ['counts'] });
   void client.invalidateQueries({ queryKey: ['dashboard'] });
-  if (ticketId) void client.invalidateQueries({ queryKey: ['t', ticketId] });
+  if (ticketId) ticketChanged(client, ticketId, change);
   if (change.resource_type === 'customer') void client.invalidateQueries({ queryKey: ['customers'] });
 }
 

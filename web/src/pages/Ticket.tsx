@@ -1,11 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError, api, must, multipart, when, type Attachment, type Comment, type User } from '../api.js';
 import { PRESENCE_REFRESH_MS, sendPresence, useLiveState, usePresence } from '../live.js';
 import { useUsers } from '../lookups.js';
 import { navigate } from '../router.js';
 import { announce, useShortcuts } from '../shortcuts.js';
-import { CONFLICT, pastOwnChanges, useTicket, useUpdateTicket } from '../ticket-data.js';
+import { CONFLICT, holdLiveChanges, pastOwnChanges, useTicket, useUpdateTicket } from '../ticket-data.js';
 import { Lock, StatusBadge } from '../ui.js';
 import { lastQueue } from './Queue.js';
 import { Attachments, CustomerPanel, History, Properties } from './TicketSide.js';
@@ -23,7 +23,6 @@ export function TicketPage({ id, me }: { id: string; me: User }) {
     queryKey: ['t', id, 'attachments'],
     queryFn: async () => must(await api.GET('/v1/tickets/{ticket_id}/attachments', { params: { path: { ticket_id: id }, query: { limit: 100 } } })),
   });
-  const named = new Map<string, Attachment>((attachments.data ?? []).map((a) => [a.id, a]));
   const presence = usePresence(id).filter((u) => u.id !== me.id);
   const [conflict, setConflict] = useState(false);
   const presenceState = useRef<'viewing' | 'replying'>('viewing');
@@ -91,7 +90,6 @@ export function TicketPage({ id, me }: { id: string; me: User }) {
     );
   }
   if (!ticket) return <main id="main" className="page"><p className="empty">Loading ticket…</p></main>;
-  const author = (c: Comment) => (c.author_user_id ? (users.data?.find((u) => u.id === c.author_user_id)?.full_name ?? 'An agent') : c.author_customer_id ? 'Customer' : 'The service');
 
   return (
     <div className="ticket-layout">
@@ -131,23 +129,7 @@ export function TicketPage({ id, me }: { id: string; me: User }) {
               <div className="msg-head"><span className="tag tag-customer">Customer</span> <span>{when(ticket.created_at)}</span></div>
               <div className="msg-body">{ticket.description || <em>No description</em>}</div>
             </li>
-            {comments.data?.map((c) => {
-              const kind = c.is_internal ? 'note' : c.author_customer_id ? 'customer' : 'reply';
-              return (
-                <li key={c.id} className={`msg ${kind}`} id={`comment-${c.id}`}>
-                  <div className="msg-head">
-                    <span className={`tag tag-${kind}`}>{kind === 'note' ? <><Lock /> Internal note</> : kind === 'customer' ? 'Customer' : 'Public reply'}</span>{' '}
-                    <strong>{author(c)}</strong> <span>{when(c.created_at)}</span>
-                  </div>
-                  <div className="msg-body">{c.body}</div>
-                  {c.attachment_ids.length > 0 && (
-                    <ul className="msg-files" aria-label="Attached files">
-                      {c.attachment_ids.map((a) => <li key={a}>📎 {named.get(a)?.filename ?? 'A file'}</li>)}
-                    </ul>
-                  )}
-                </li>
-              );
-            })}
+            <Thread comments={comments.data} users={users.data} attachments={attachments.data} />
           </ol>
         </section>
         <Composer presence={presenceState} id={id} mode={mode} setMode={setMode} textarea={composer} etag={etag} onConflict={() => setConflict(true)} onSent={() => setConflict(false)} />
@@ -161,6 +143,39 @@ export function TicketPage({ id, me }: { id: string; me: User }) {
     </div>
   );
 }
+
+/**
+ * The comments, oldest first. Memoized: the page renders again on every change of the ticket, its
+ * presence or its history, and the conversation (hundreds of comments) only when it changes itself;
+ * a new comment renders one item, the others kept.
+ */
+const Thread = memo(function Thread({ comments, users, attachments }: { comments: Comment[] | undefined; users: User[] | undefined; attachments: Attachment[] | undefined }) {
+  const named = useMemo(() => new Map<string, string>((attachments ?? []).map((a) => [a.id, a.filename])), [attachments]);
+  const names = useMemo(() => new Map<string, string>((users ?? []).map((u) => [u.id, u.full_name])), [users]);
+  return comments?.map((c) => {
+    const author = c.author_user_id ? (names.get(c.author_user_id) ?? 'An agent') : c.author_customer_id ? 'Customer' : 'The service';
+    return <CommentItem key={c.id} comment={c} author={author} named={named} />;
+  });
+});
+
+/** One comment; `named` gives its files' names (a new map only when the ticket's files change). */
+const CommentItem = memo(function CommentItem({ comment: c, author, named }: { comment: Comment; author: string; named: ReadonlyMap<string, string> }) {
+  const kind = c.is_internal ? 'note' : c.author_customer_id ? 'customer' : 'reply';
+  return (
+    <li className={`msg ${kind}`} id={`comment-${c.id}`}>
+      <div className="msg-head">
+        <span className={`tag tag-${kind}`}>{kind === 'note' ? <><Lock /> Internal note</> : kind === 'customer' ? 'Customer' : 'Public reply'}</span>{' '}
+        <strong>{author}</strong> <span>{when(c.created_at)}</span>
+      </div>
+      <div className="msg-body">{c.body}</div>
+      {c.attachment_ids.length > 0 && (
+        <ul className="msg-files" aria-label="Attached files">
+          {c.attachment_ids.map((a) => <li key={a}>📎 {named.get(a) ?? 'A file'}</li>)}
+        </ul>
+      )}
+    </li>
+  );
+});
 
 function Composer(props: {
   presence: React.MutableRefObject<'viewing' | 'replying'>;
@@ -216,6 +231,7 @@ function Composer(props: {
     if (!text.trim() || sending || uploading) return;
     setSending(true);
     setError(null);
+    const answered = holdLiveChanges(client, id);
     try {
       // The server refuses (412, nothing written) when the ticket changed after the agent began writing.
       const ifMatch = pastOwnChanges(id, since.current ?? etag);
@@ -230,19 +246,25 @@ function Composer(props: {
         void client.invalidateQueries({ queryKey: ['t', id] });
         return;
       }
-      // On screen at once; the reload below brings the rest (the ticket's new state, others' comments).
+      // On screen at once, from the answer: the conversation is not fetched again (others' comments
+      // come by the live stream, ticket-data.ts ticketChanged).
       const created = must(result);
       client.setQueryData<Comment[]>(['t', id, 'comments'], (old) => (old && !old.some((c) => c.id === created.id) ? [...old, created] : old));
+      answered();
       setText('');
       setFiles([]);
       since.current = null;
       props.onSent();
       announce(mode === 'note' ? 'Note added' : 'Reply sent');
-      await client.invalidateQueries({ queryKey: ['t', id] });
+      void client.invalidateQueries({ queryKey: ['t', id, 'events'] });
+      if (files.length) void client.invalidateQueries({ queryKey: ['t', id, 'attachments'] });
       void client.invalidateQueries({ queryKey: ['queue'] });
+      // The ticket moved (updated_at, the SLA clocks): its new ETag before the next send.
+      await client.invalidateQueries({ queryKey: ['t', id, 'ticket'] });
     } catch (e) {
       setError(e instanceof Error ? e.message : 'Sending failed');
     } finally {
+      answered();
       setSending(false);
       textarea.current?.focus();
     }
