@@ -82,6 +82,8 @@ try {
     seeded = JSON.parse(readFileSync(marker, 'utf8')) as Seeded;
     if (seeded.tickets !== TICKETS || seeded.views !== WITH_VIEWS) throw new Error(`${dataDir} holds ${seeded.tickets} tickets${seeded.views ? ' and views' : ''}: use another BENCH_CONSOLE_DIR`);
     console.log(`reusing the store in ${dataDir}`);
+    // A store another bench seeded may hold every ticket's dashboard delta still: folded first, as the job does.
+    await compactDashboard(store);
   } else {
     const organizationId = await createOrganization(store.db, 'Bench organization');
     const { key } = await createApiKey(store.db, { organizationId, role: 'admin', name: 'bench' });
@@ -126,6 +128,15 @@ try {
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.locator('ol.rows > li').first().waitFor();
       const queue = performance.now() - started;
+      // The database-made seed's ticket ids are not UUIDs, so the console cannot open its tickets.
+      const href = (await page.locator('ol.rows > li a').first().getAttribute('href')) ?? '';
+      if (!/[0-9a-f]{8}-[0-9a-f]{4}-/.test(href)) {
+        if (run > 0) toQueue.push(queue);
+        const at = (what: string) => (answered.has(what) ? `${answered.get(what)!.toFixed(0)} ms` : '-');
+        console.log(`run ${run}: first row ${queue.toFixed(0)} ms; answers: session ${at('/v1/sessions')}, views ${at('views')}, queue ${at('queue')}, counts ${at('counts')}, dashboard ${at('/v1/dashboard')}`);
+        await context.close();
+        continue;
+      }
       started = performance.now();
       await page.keyboard.press('Enter');
       await page
@@ -147,7 +158,7 @@ try {
       await context.close();
     }
     console.log(`sign-in to first ticket visible (${RUNS} runs, ${TICKETS.toLocaleString('en')} tickets): ${ms(toQueue)}`);
-    console.log(`Enter on it to its conversation visible: ${ms(toTicket)}`);
+    if (toTicket.length > 0) console.log(`Enter on it to its conversation visible: ${ms(toTicket)}`);
     if (COMMENTS === 0) return;
 
     // A long conversation: RUNS + 1 tickets of COMMENTS comments each, opened one after the other in

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { dialectOf } from '../dialect.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations must not depend on today's table types */
 
@@ -14,6 +15,10 @@ import { sql, type Kysely } from 'kysely';
  *   of migration 0004 (open statuses only) serves the dashboard, whose statuses are written into
  *   its SQL; SQLite cannot prove that a view's statuses, sent as parameters, imply its condition,
  *   and scanned the table. `due_date < ?` implies `due_date is not null` on both stores.
+ *
+ * A SQLite file that has been analyzed (sqlite_stat1) gets the new indexes' statistics too: without
+ * them its planner took an index it knew nothing of for the rest, e.g. "urgent, not solved"
+ * read every open ticket's row through the new assignee index (12 s at a million, against 0.3 s).
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('tickets_org_status_assignee_idx').on('tickets').columns(['organization_id', 'status', 'assigned_user_id']).execute();
@@ -23,6 +28,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .columns(['organization_id', 'status', 'due_date'])
     .where(sql.ref('due_date'), 'is not', null)
     .execute();
+  if (dialectOf(db) === 'sqlite') {
+    const { rows } = await sql<{ n: number }>`select count(*) as n from sqlite_master where name = 'sqlite_stat1'`.execute(db);
+    if (Number(rows[0]?.n) > 0) {
+      await sql`analyze tickets_org_status_assignee_idx`.execute(db);
+      await sql`analyze tickets_org_status_due_idx`.execute(db);
+    }
+  }
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
