@@ -54,18 +54,20 @@ describe.skipIf(!available)('the console\'s first load', () => {
       const calls = recordCalls(page);
       await signInSlowViews(page);
       // The saved view is first: its tickets, after the views list said so.
-      await expect.poll(() => calls.some((c) => c.path.startsWith(`GET /v1/views/${org.viewId}/tickets`) && c.answered)).toBe(true);
-      await expect.poll(() => calls.some((c) => c.path === 'GET /v1/views/counts' && c.answered)).toBe(true);
+      await expect.poll(() => calls.some((c) => c.path.startsWith(`GET /v1/views/${org.viewId}/tickets`) && c.answered), { timeout: 15_000 }).toBe(true);
+      await expect.poll(() => calls.some((c) => c.path === 'GET /v1/views/counts' && c.answered), { timeout: 15_000 }).toBe(true);
       const views = calls.find((c) => c.path.startsWith('GET /v1/views?'))!;
       // The first sign-in here knows no view yet: All open is asked for at once, not after the list.
       const firstQueue = calls.find((c) => c.path.startsWith('GET /v1/tickets?'))!;
       expect(firstQueue.path).toContain('status=new%2Copen%2Cpending');
       expect(firstQueue.sent).toBeLessThan(views.answered!);
       const firstAnswer = Math.min(...calls.filter((c) => /^GET \/v1\/(tickets\?|views\/[^/?]+\/tickets)/.test(c.path) && c.answered).map((c) => c.answered!));
+      // ... and after the page of the queue the views list named (the saved view), not only the guess's.
+      const viewAnswer = calls.find((c) => c.path.startsWith(`GET /v1/views/${org.viewId}/tickets`))!.answered!;
       for (const later of ['GET /v1/views/counts', 'GET /v1/dashboard']) {
         const call = calls.find((c) => c.path === later);
         expect(call, later).toBeDefined();
-        expect(call!.sent, later).toBeGreaterThanOrEqual(firstAnswer);
+        expect(call!.sent, later).toBeGreaterThanOrEqual(Math.max(firstAnswer, viewAnswer));
       }
 
       // Signed out and in again: the queue `/` opened last time (the saved view) is asked for alongside the list.
@@ -75,7 +77,7 @@ describe.skipIf(!available)('the console\'s first load', () => {
       await page.getByLabel('Password').fill(PASSWORD);
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.locator('ol.rows > li').first().waitFor();
-      await expect.poll(() => calls.some((c) => c.path.startsWith('GET /v1/views?') && c.answered)).toBe(true);
+      await expect.poll(() => calls.some((c) => c.path.startsWith('GET /v1/views?') && c.answered), { timeout: 15_000 }).toBe(true);
       const again = calls.find((c) => c.path.startsWith('GET /v1/views?'))!;
       const viewPage = calls.find((c) => c.path.startsWith(`GET /v1/views/${org.viewId}/tickets`))!;
       expect(viewPage.sent).toBeLessThan(again.answered!);

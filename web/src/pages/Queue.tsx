@@ -85,12 +85,13 @@ export function QueuePage({ path, me }: { path: string; me: User }) {
       return must(await api.GET('/v1/tickets', { params: { query: { ...(fixed ?? ALL_OPEN).query(me), limit: PAGE } } }));
     },
   });
-  // The sidebar's figures wait for the queue's first answer: asked for at once, the service could
-  // serve a recount of every view (seconds at a million tickets on one SQLite process) before it.
+  // The sidebar's figures wait for the first queue's page (the views list having said which it is):
+  // asked for earlier, the service could serve a recount of every view (seconds at a million
+  // tickets on one SQLite process) before it.
   const [queueShown, setQueueShown] = useState(false);
   useEffect(() => {
-    if (!tickets.isPending) setQueueShown(true);
-  }, [tickets.isPending]);
+    if (!tickets.isPending && !tickets.isPlaceholderData && !views.isPending) setQueueShown(true);
+  }, [tickets.isPending, tickets.isPlaceholderData, views.isPending]);
   const counts = useQuery({ queryKey: ['counts', 'views'], enabled: queueShown, queryFn: async () => must(await api.GET('/v1/views/counts')), refetchInterval: 60_000 });
   const dashboard = useQuery({ queryKey: ['dashboard'], enabled: queueShown, queryFn: async () => must(await api.GET('/v1/dashboard')) });
   const list = useMemo(() => sortTickets(tickets.data ?? [], sort), [tickets.data, sort]);
