@@ -35,6 +35,7 @@ import * as m0034 from './migrations/0034_add_sla_policies.js';
 import * as m0035 from './migrations/0035_create_triggers_and_automations.js';
 import * as m0036 from './migrations/0036_link_comment_attachments.js';
 import * as m0037 from './migrations/0037_index_runs_and_jobs_by_age.js';
+import * as m0038 from './migrations/0038_add_view_count_indexes.js';
 import type { Database } from './types.js';
 
 /** Every migration, in order. A static list, so the compiled CLI and the tests see the same set. */
@@ -73,6 +74,7 @@ export const migrations: Record<string, Migration> = {
   '0035_create_triggers_and_automations': m0035,
   '0036_link_comment_attachments': m0036,
   '0037_index_runs_and_jobs_by_age': m0037,
+  '0038_add_view_count_indexes': m0038,
 };
 
 /** How long a process waits for another one's SQLite migrations before giving up. */

@@ -33,6 +33,8 @@ export interface PagedList<T> {
   /** The rows of every page loaded so far, in list order (a row met twice shows once). */
   items: T[];
   isPending: boolean;
+  /** Showing the previous list's rows while this one loads (`keepPrevious`). */
+  isPlaceholderData: boolean;
   isError: boolean;
   error: Error | null;
   hasNextPage: boolean;
@@ -67,7 +69,7 @@ export function usePagedList<T extends { id: string }>(options: {
     // Not while the pages refetch (a live change): the next page waits for the last one's new cursor.
     if (hasNextPage && !isFetching) void fetchNextPage();
   }, [hasNextPage, isFetching, fetchNextPage]);
-  return { items, isPending: query.isPending, isError: query.isError, error: query.error, hasNextPage, isFetchingNextPage, loadMore };
+  return { items, isPending: query.isPending, isPlaceholderData: query.isPlaceholderData, isError: query.isError, error: query.error, hasNextPage, isFetchingNextPage, loadMore };
 }
 
 /**

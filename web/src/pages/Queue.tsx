@@ -51,10 +51,11 @@ function sortTickets(tickets: Ticket[], sort: SortKey): Ticket[] {
   return list;
 }
 
+/** Where `/` opened last time for this agent (a view's id, or "open"), to fetch it before the views list says. */
+const firstKey = (me: User) => `first-queue:${me.id}`;
+
 export function QueuePage({ path, me }: { path: string; me: User }) {
   const views = useQuery({ queryKey: ['views'], queryFn: async () => must(await api.GET('/v1/views', { params: { query: { limit: 100 } } })) });
-  const counts = useQuery({ queryKey: ['counts', 'views'], queryFn: async () => must(await api.GET('/v1/views/counts')), refetchInterval: 60_000 });
-  const dashboard = useQuery({ queryKey: ['dashboard'], queryFn: async () => must(await api.GET('/v1/dashboard')) });
   const users = useUsers();
   const [search, setSearch] = useState('');
   const [term, setTerm] = useState('');
@@ -65,13 +66,19 @@ export function QueuePage({ path, me }: { path: string; me: User }) {
   const fixedMatch = /^\/queues\/(.+)$/.exec(path);
   const viewId = viewMatch?.[1];
   const haveViews = (views.data?.length ?? 0) > 0;
-  const fixed = FIXED.find((f) => f.key === fixedMatch?.[1]) ?? (viewId || haveViews ? undefined : ALL_OPEN);
-  const current = viewId ?? (fixed ? undefined : views.data?.[0]?.id);
-  const queueName = current ? (views.data?.find((v) => v.id === current)?.name ?? 'View') : (fixed?.name ?? 'Queue');
+  // Until the views list answers, `/` is taken to open where it did last time (All open the first
+  // time): its tickets are asked for alongside the list, not after it.
+  const guess = path === '/' && views.isPending ? (localStorage.getItem(firstKey(me)) ?? 'open') : undefined;
+  const firstView = guess === undefined ? views.data?.[0]?.id : guess === 'open' ? undefined : guess;
+  const fixed = FIXED.find((f) => f.key === fixedMatch?.[1]) ?? (viewId || firstView ? undefined : ALL_OPEN);
+  const current = viewId ?? (fixed ? undefined : firstView);
+  const queueName = current ? (views.data?.find((v) => v.id === current)?.name ?? (views.isPending ? 'Queue' : 'View')) : (fixed?.name ?? 'Queue');
+  useEffect(() => {
+    if (path === '/' && views.data) localStorage.setItem(firstKey(me), views.data[0]?.id ?? 'open');
+  }, [path, views.data, me]);
 
   const tickets = usePagedList({
     queryKey: ['queue', current ?? fixed?.key ?? 'none', term],
-    enabled: !views.isPending,
     keepPrevious: true,
     fetchPage: async (cursor) => {
       const paging = { limit: PAGE, ...(cursor ? { cursor } : {}) };
@@ -80,6 +87,15 @@ export function QueuePage({ path, me }: { path: string; me: User }) {
       return pageOf(await api.GET('/v1/tickets', { params: { query: { ...(fixed ?? ALL_OPEN).query(me), ...paging } } }));
     },
   });
+  // The sidebar's figures wait for the first queue's page (the views list having said which it is):
+  // asked for earlier, the service could serve a recount of every view (seconds at a million
+  // tickets on one SQLite process) before it.
+  const [queueShown, setQueueShown] = useState(false);
+  useEffect(() => {
+    if (!tickets.isPending && !tickets.isPlaceholderData && !views.isPending) setQueueShown(true);
+  }, [tickets.isPending, tickets.isPlaceholderData, views.isPending]);
+  const counts = useQuery({ queryKey: ['counts', 'views'], enabled: queueShown, queryFn: async () => must(await api.GET('/v1/views/counts')), refetchInterval: 60_000 });
+  const dashboard = useQuery({ queryKey: ['dashboard'], enabled: queueShown, queryFn: async () => must(await api.GET('/v1/dashboard')) });
   const list = useMemo(() => sortTickets(tickets.items, sort), [tickets.items, sort]);
   const [selected, setSelected] = useState(() => Math.max(0, Number(sessionStorage.getItem(`sel:${path}`) ?? 0)));
   const links = useRef<(HTMLAnchorElement | null)[]>([]);
@@ -127,7 +143,7 @@ export function QueuePage({ path, me }: { path: string; me: User }) {
     return undefined;
   };
   const countOf = (id: string) => counts.data?.views.find((v) => v.id === id)?.count;
-  const nameOf = (id: string | null) => (id ? (users.data?.find((u) => u.id === id)?.full_name ?? 'Someone') : 'Unassigned');
+  const nameOf = (id: string | null) => (id ? (users.data ? (users.data.find((u) => u.id === id)?.full_name ?? 'Someone') : '') : 'Unassigned');
 
   return (
     <div className="queue-layout">
