@@ -163,7 +163,7 @@ export function QueuePage({ path, me }: { path: string; me: User }) {
             </ul>
           </>
         )}
-        <h2 className="side-title">{haveViews ? 'Queues' : 'Queues'}</h2>
+        <h2 className="side-title">Queues</h2>
         <ul>
           {FIXED.map((f) => (
             <li key={f.key}>
