@@ -93,7 +93,7 @@ export async function countResolvedBetween(db: Executor, organizationId: string,
   return Number(row.count);
 }
 
-/** Open tickets due in [from, to): the current hour of the overdue figure, from tickets_open_org_due_idx. */
+/** Open tickets due in [from, to): the current hour of the overdue figure, a range of tickets_org_status_due_idx per open status (or tickets_open_org_due_idx). */
 export async function countOpenDueBetween(db: Executor, organizationId: string, from: string, to: string): Promise<number> {
   const row = await db
     .selectFrom('tickets')
