@@ -195,7 +195,7 @@ describe('GET /v1/jobs', () => {
 
     const all = await ok<Summary[]>(org.adminKey, 'GET', '/v1/jobs');
     expect(all.map((j) => j.id)).toEqual(ids.slice().reverse());
-    expect(all.at(-1)).toEqual({ id: first, kind: 'ticket_bulk', status: 'completed', total: 3, done: 3, failed: 1, created_at: expect.any(String), started_at: expect.any(String), finished_at: expect.any(String) });
+    expect(all.at(-1)).toEqual({ id: first, kind: 'ticket_bulk', status: 'completed', total: 3, done: 3, failed: 1, created_at: expect.any(String) as string, started_at: expect.any(String) as string, finished_at: expect.any(String) as string });
     expect(all[0]).toMatchObject({ status: 'queued', total: 1, done: 0, failed: 0, started_at: null, finished_at: null });
     expect(all[0]!.results).toBeUndefined();
 
