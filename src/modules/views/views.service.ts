@@ -5,6 +5,7 @@ import type { Config } from '../../config.js';
 import type { Store } from '../../db/store.js';
 import type { ViewsTable } from '../../db/types.js';
 import { errors } from '../../errors.js';
+import { SearchBusyError, SearchTimeoutError } from '../../search/search-runner.js';
 import { assertBelowCap } from '../../limits/collection-caps.js';
 import type { Executor } from '../../shared/executor.js';
 import type { Page, SortKey } from '../../shared/pagination.js';
@@ -167,6 +168,26 @@ export async function viewTickets(deps: ViewDeps, auth: AuthContext, id: string,
   return { tickets: rows.map(presentTicket), order };
 }
 
+const BUSY = Symbol('busy');
+
+/**
+ * One view's count, off the event loop: through the store's read runner (search-runner.ts: a
+ * SQLite worker thread, a PostgreSQL pool connection; on the main thread only for an in-memory
+ * store), within VIEWS_COUNT_TIMEOUT_MS. Over it: null; the organization's counts already running
+ * as many as they may: BUSY.
+ */
+async function countOf(deps: ViewDeps, organizationId: string, where: repo.Where): Promise<number | null | typeof BUSY> {
+  const query = repo.countTicketsQuery(deps.store.db, organizationId, where).compile();
+  try {
+    const rows = await deps.store.searches.run(organizationId, (read) => read(query), { kind: 'views-count', timeoutMs: deps.config.viewsCountTimeoutMs });
+    return Number(rows[0]!.n);
+  } catch (error) {
+    if (error instanceof SearchTimeoutError) return null;
+    if (error instanceof SearchBusyError) return BUSY;
+    throw error;
+  }
+}
+
 /**
  * Every view the caller sees with its count of tickets, in one answer: shared views' counts are
  * the organization's, personal views' and those naming "me" the caller's; each part comes from the
@@ -193,12 +214,16 @@ export async function viewCounts(deps: ViewDeps, auth: AuthContext): Promise<Vie
     if (!found) {
       fieldIds ??= new Map([...(await conditionFields(db, auth.organizationId))].map(([k, f]) => [k, f.id]));
       const views = new Map<string, CountedView>();
+      let refused = false;
       for (const row of partRows) {
         const where = (await whereOf(db, auth, row, fieldIds, true))!;
-        views.set(row.id, { id: row.id, updatedAt: String(row.updated_at), count: await repo.countTickets(db, auth.organizationId, where) });
+        const count = await countOf(deps, auth.organizationId, where);
+        refused ||= count === BUSY;
+        views.set(row.id, { id: row.id, updatedAt: String(row.updated_at), count: count === BUSY ? null : count });
       }
       found = { countedAt: now, views };
-      deps.countsCache?.set(auth.organizationId, part, found);
+      // A count over its budget stays null while the part is fresh; one refused (busy) is tried again.
+      if (!refused) deps.countsCache?.set(auth.organizationId, part, found);
     }
     countedAt = Math.min(countedAt, found.countedAt);
     for (const [id, view] of found.views) counted.set(id, view);
