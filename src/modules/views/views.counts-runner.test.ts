@@ -78,6 +78,15 @@ describe('views: counts off the event loop', () => {
     expect(Math.max(...byIds), `get-by-id took ${byIds.map((ms) => Math.round(ms)).join(', ')} ms while the count took ${Math.round(countsMs)} ms`).toBeLessThan(300);
   });
 
+  it('requests wanting the same counts at once share one recount, so none finds the counts busy', async () => {
+    const org = await t.newOrg();
+    const slow = await view(t, org.adminKey);
+    const spy = slowCounts(1);
+    const answers = await Promise.all([0, 1, 2].map(() => t.request({ method: 'GET', url: '/v1/views/counts', key: org.adminKey })));
+    for (const res of answers) expect(res.json<Counts>().views.find((v) => v.id === slow.id)?.count).toBe(SLOW_ROWS);
+    expect(spy).toHaveBeenCalledTimes(1);
+  });
+
   // On the main thread (an in-memory store) nothing can stop a count: there is no budget to test.
   it('a count past VIEWS_COUNT_TIMEOUT_MS is null, at once, and the other views are counted; it stays null while the counts are fresh', async () => {
     const org = await short.newOrg();
