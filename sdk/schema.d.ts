@@ -4233,7 +4233,7 @@ export interface components {
                 /** Format: uuid */
                 id: string;
                 name: string;
-                /** @description null when the view names "me" and the caller has no user */
+                /** @description null when the view names "me" and the caller has no user, or counting it took longer than VIEWS_COUNT_TIMEOUT_MS (or found the organization's counts busy) */
                 count: number | null;
             }[];
         };

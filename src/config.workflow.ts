@@ -14,6 +14,7 @@ export const WorkflowEnv = {
   LIVE_HEARTBEAT_MS: Type.Integer({ minimum: 100, maximum: 300_000, default: 15_000 }),
   LIVE_PRESENCE_TTL_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 45_000 }),
   VIEWS_COUNTS_MAX_AGE_MS: Type.Integer({ minimum: 0, maximum: 600_000, default: 30_000 }),
+  VIEWS_COUNT_TIMEOUT_MS: Type.Integer({ minimum: 10, maximum: 600_000, default: 10_000 }),
   // Automations (docs/api-behaviour.md#triggers-and-automations): how often they are checked.
   AUTOMATIONS_INTERVAL_MS: Type.Integer({ minimum: 1_000, maximum: 86_400_000, default: 60_000 }),
   SLA_SWEEP_INTERVAL_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 1_000 }),
@@ -32,6 +33,8 @@ export interface WorkflowConfig {
   live: { streamsPerPrincipal: number; streamsPerOrg: number; pollIntervalMs: number; heartbeatMs: number; presenceTtlMs: number };
   /** How old `GET /v1/views/counts` may answer from each process's memory; 0: counted on every request. */
   viewsCountsMaxAgeMs: number;
+  /** How long one view's count may take (on a worker thread or pool connection); past it the view's count is null. */
+  viewsCountTimeoutMs: number;
   /** How often automations are checked (automations.job.ts). */
   automationsIntervalMs: number;
   /** Days trigger_runs and automation_runs rows are kept, as far as pruning cannot run a rule twice (automations.retention.ts); 0: forever. */
@@ -50,6 +53,7 @@ export function workflowConfig(e: WorkflowEnvValues): WorkflowConfig {
     automationsIntervalMs: e.AUTOMATIONS_INTERVAL_MS,
     automationRunsRetentionDays: e.AUTOMATION_RUNS_RETENTION_DAYS,
     viewsCountsMaxAgeMs: e.VIEWS_COUNTS_MAX_AGE_MS,
+    viewsCountTimeoutMs: e.VIEWS_COUNT_TIMEOUT_MS,
     slaSweepIntervalMs: e.SLA_SWEEP_INTERVAL_MS,
   };
 }

@@ -34,6 +34,16 @@ export class SearchBusyError extends Error {
 
 export type SearchRead = <R>(query: CompiledQuery<R>) => Promise<R[]>;
 
+/**
+ * A kind of heavy read other than a search (the views' counts): its own time budget and its own
+ * per-organization bound (`perOrganization` of its kind), on the same slots (worker threads,
+ * connections), so searches and counts never refuse each other but together never take more.
+ */
+export interface ReadBudget {
+  kind: string;
+  timeoutMs: number;
+}
+
 /** Runs searches: bounded in time, in number, and per organization. */
 export interface SearchRunner {
   readonly options: SearchOptions;
@@ -41,8 +51,9 @@ export interface SearchRunner {
    * Runs `work` as one search of the organization, its reads through `read`, all before `deadline`
    * (which `work` also passes to the SQL text test). Throws SearchBusyError at once when the
    * organization already runs `perOrganization` searches, SearchTimeoutError past the deadline.
+   * With `budget`: a read of that kind, bounded by its time and counted apart per organization.
    */
-  run<T>(organizationId: string, work: (read: SearchRead, deadline: number) => Promise<T>): Promise<T>;
+  run<T>(organizationId: string, work: (read: SearchRead, deadline: number) => Promise<T>, budget?: ReadBudget): Promise<T>;
   /** Searches holding a slot (a worker thread, a connection) now, and searches waiting for one: for the metrics. */
   slots(): { inUse: number; waiting: number };
   close(): Promise<void>;
@@ -68,6 +79,24 @@ class PerOrganization {
       if (left > 0) this.running.set(organizationId, left);
       else this.running.delete(organizationId);
     }
+  }
+}
+
+/** One PerOrganization per kind of read (searches: ''), and the time budget of each. */
+class Kinds {
+  private readonly kinds = new Map<string, PerOrganization>();
+  constructor(private readonly options: SearchOptions) {}
+  get total(): number {
+    let sum = 0;
+    for (const kind of this.kinds.values()) sum += kind.total;
+    return sum;
+  }
+  /** Runs `work` as one read of the organization of this kind, with its deadline. */
+  run<T>(organizationId: string, budget: ReadBudget | undefined, work: (deadline: number) => Promise<T>): Promise<T> {
+    const kind = budget?.kind ?? '';
+    let perOrganization = this.kinds.get(kind);
+    if (!perOrganization) this.kinds.set(kind, (perOrganization = new PerOrganization(this.options.perOrganization)));
+    return perOrganization.run(organizationId, () => work(Date.now() + (budget?.timeoutMs ?? this.options.timeoutMs)));
   }
 }
 
@@ -120,13 +149,12 @@ class Slots {
  * never take the whole pool from other requests.
  */
 export function postgresSearchRunner(db: Kysely<Database>, options: SearchOptions): SearchRunner {
-  const perOrganization = new PerOrganization(options.perOrganization);
+  const kinds = new Kinds(options);
   const slots = new Slots(options.concurrency);
   return {
     options,
-    run: (organizationId, work) =>
-      perOrganization.run(organizationId, async () => {
-        const deadline = Date.now() + options.timeoutMs;
+    run: (organizationId, work, budget) =>
+      kinds.run(organizationId, budget, async (deadline) => {
         const release = await slots.take(deadline);
         try {
           const read: SearchRead = async (query) => {
@@ -158,11 +186,11 @@ export function postgresSearchRunner(db: Kysely<Database>, options: SearchOption
  * test's deadline only, which every candidate passes through.
  */
 export function mainThreadSearchRunner(db: Kysely<Database>, options: SearchOptions): SearchRunner {
-  const perOrganization = new PerOrganization(options.perOrganization);
+  const kinds = new Kinds(options);
   return {
     options,
-    run: (organizationId, work) =>
-      perOrganization.run(organizationId, async () => {
+    run: (organizationId, work, budget) =>
+      kinds.run(organizationId, budget, async (deadline) => {
         const read: SearchRead = async (query) => {
           try {
             return (await db.executeQuery(query)).rows;
@@ -171,10 +199,10 @@ export function mainThreadSearchRunner(db: Kysely<Database>, options: SearchOpti
             throw error;
           }
         };
-        return work(read, Date.now() + options.timeoutMs);
+        return work(read, deadline);
       }),
     // On the main thread: every running search holds the event loop's turn; none waits for a slot.
-    slots: () => ({ inUse: perOrganization.total, waiting: 0 }),
+    slots: () => ({ inUse: kinds.total, waiting: 0 }),
     close: () => Promise.resolve(),
   };
 }
@@ -203,7 +231,7 @@ const TERMINATE_GRACE_MS = 200;
  * terminated and replaced.
  */
 export function sqliteSearchRunner(file: string, options: SearchOptions, busyTimeoutMs: number): SearchRunner {
-  const perOrganization = new PerOrganization(options.perOrganization);
+  const kinds = new Kinds(options);
   const slots: Slot[] = [];
   const queue: Task[] = [];
   let nextId = 1;
@@ -287,11 +315,7 @@ export function sqliteSearchRunner(file: string, options: SearchOptions, busyTim
 
   return {
     options,
-    run: (organizationId, work) =>
-      perOrganization.run(organizationId, async () => {
-        const deadline = Date.now() + options.timeoutMs;
-        return work((query) => read(query, deadline), deadline);
-      }),
+    run: (organizationId, work, budget) => kinds.run(organizationId, budget, (deadline) => work((query) => read(query, deadline), deadline)),
     slots: () => ({ inUse: slots.filter((s) => s.task !== undefined).length, waiting: queue.length }),
     async close() {
       closed = true;

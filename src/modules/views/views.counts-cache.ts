@@ -11,7 +11,8 @@
 export interface CountedView {
   id: string;
   updatedAt: string;
-  count: number | null;
+  /** null: over its time budget, or the view names "me"; undefined: refused (its organization's counts busy), not kept. */
+  count: number | null | undefined;
 }
 
 export interface CountsPart {

@@ -92,8 +92,3 @@ export function viewTickets(db: Executor, organizationId: string, where: Where, 
 export function countTicketsQuery(db: Executor, organizationId: string, where: Where) {
   return db.selectFrom('tickets').select((eb) => eb.fn.countAll<number | string>().as('n')).where('tickets.organization_id', '=', organizationId).where(where);
 }
-
-export async function countTickets(db: Executor, organizationId: string, where: Where): Promise<number> {
-  const row = await countTicketsQuery(db, organizationId, where).executeTakeFirstOrThrow();
-  return Number(row.n);
-}

@@ -75,7 +75,7 @@ export const ViewCounts = named(
     Type.Object({
       id: Uuid(),
       name: Type.String(),
-      count: Nullable(Type.Integer({ description: 'null when the view names "me" and the caller has no user' })),
+      count: Nullable(Type.Integer({ description: 'null when the view names "me" and the caller has no user, or counting it took longer than VIEWS_COUNT_TIMEOUT_MS (or found the organization\'s counts busy)' })),
     }),
   ),
   }),

@@ -5,6 +5,7 @@ import type { Config } from '../../config.js';
 import type { Store } from '../../db/store.js';
 import type { ViewsTable } from '../../db/types.js';
 import { errors } from '../../errors.js';
+import { SearchBusyError, SearchTimeoutError } from '../../search/search-runner.js';
 import { assertBelowCap } from '../../limits/collection-caps.js';
 import type { Executor } from '../../shared/executor.js';
 import type { Page, SortKey } from '../../shared/pagination.js';
@@ -15,7 +16,7 @@ import { presentTicket } from '../tickets/tickets.service.js';
 import type { Ticket } from '../tickets/tickets.schemas.js';
 import { checkConditions, usesMe, type ConditionField, type Conditions } from './conditions.js';
 import { compileConditions } from './conditions.compile.js';
-import { SHARED, type CountedView, type ViewCountsCache } from './views.counts-cache.js';
+import { SHARED, type CountedView, type CountsPart, type ViewCountsCache } from './views.counts-cache.js';
 import * as repo from './views.repository.js';
 import type { CreateViewBody, UpdateViewBody, View, ViewCounts } from './views.schemas.js';
 
@@ -167,6 +168,41 @@ export async function viewTickets(deps: ViewDeps, auth: AuthContext, id: string,
   return { tickets: rows.map(presentTicket), order };
 }
 
+const BUSY = Symbol('busy');
+
+/**
+ * One view's count, off the event loop: through the store's read runner (search-runner.ts: a
+ * SQLite worker thread, a PostgreSQL pool connection; on the main thread only for an in-memory
+ * store), within VIEWS_COUNT_TIMEOUT_MS. Over it: null; the organization's counts already running
+ * as many as they may: BUSY.
+ */
+async function countOf(deps: ViewDeps, organizationId: string, where: repo.Where): Promise<number | null | typeof BUSY> {
+  const query = repo.countTicketsQuery(deps.store.db, organizationId, where).compile();
+  try {
+    const rows = await deps.store.searches.run(organizationId, (read) => read(query), { kind: 'views-count', timeoutMs: deps.config.viewsCountTimeoutMs });
+    return Number(rows[0]!.n);
+  } catch (error) {
+    if (error instanceof SearchTimeoutError) return null;
+    if (error instanceof SearchBusyError) return BUSY;
+    throw error;
+  }
+}
+
+/** Recounts running now in this process, by organization, part and the part's views. */
+const recounts = new Map<string, Promise<CountsPart>>();
+
+/** Counts one part's views; a count refused (the organization's counts busy) is `undefined`, shown as null. */
+async function countPart(deps: ViewDeps, auth: AuthContext, rows: repo.ViewRow[], now: number): Promise<CountsPart> {
+  const fieldIds = new Map([...(await conditionFields(deps.store.db, auth.organizationId))].map(([k, f]) => [k, f.id]));
+  const views = new Map<string, CountedView>();
+  for (const row of rows) {
+    const where = (await whereOf(deps.store.db, auth, row, fieldIds, true))!;
+    const count = await countOf(deps, auth.organizationId, where);
+    views.set(row.id, { id: row.id, updatedAt: String(row.updated_at), count: count === BUSY ? undefined : count });
+  }
+  return { countedAt: now, views };
+}
+
 /**
  * Every view the caller sees with its count of tickets, in one answer: shared views' counts are
  * the organization's, personal views' and those naming "me" the caller's; each part comes from the
@@ -186,19 +222,21 @@ export async function viewCounts(deps: ViewDeps, auth: AuthContext): Promise<Vie
   const now = Date.now();
   let countedAt = now;
   const counted = new Map<string, CountedView>();
-  let fieldIds: Map<string, string> | undefined;
   for (const [part, partRows] of parts) {
     const versions = partRows.map((r) => ({ id: r.id, updatedAt: String(r.updated_at) }));
     let found = deps.countsCache?.get(auth.organizationId, part, versions, now);
     if (!found) {
-      fieldIds ??= new Map([...(await conditionFields(db, auth.organizationId))].map(([k, f]) => [k, f.id]));
-      const views = new Map<string, CountedView>();
-      for (const row of partRows) {
-        const where = (await whereOf(db, auth, row, fieldIds, true))!;
-        views.set(row.id, { id: row.id, updatedAt: String(row.updated_at), count: await repo.countTickets(db, auth.organizationId, where) });
+      // Requests wanting the same part at once (sign-ins as the counts expire) share one recount.
+      const key = `${auth.organizationId}\n${part}\n${versions.map((v) => `${v.id}@${v.updatedAt}`).join(',')}`;
+      let recount = recounts.get(key);
+      if (!recount) {
+        // Kept before its first await, so a request arriving meanwhile finds it.
+        recount = countPart(deps, auth, partRows, now).finally(() => recounts.delete(key));
+        recounts.set(key, recount);
       }
-      found = { countedAt: now, views };
-      deps.countsCache?.set(auth.organizationId, part, found);
+      found = await recount;
+      // A count over its budget stays null while the part is fresh; one refused (busy) is tried again.
+      if (![...found.views.values()].some((v) => v.count === undefined)) deps.countsCache?.set(auth.organizationId, part, found);
     }
     countedAt = Math.min(countedAt, found.countedAt);
     for (const [id, view] of found.views) counted.set(id, view);
