@@ -41,9 +41,9 @@ export function dueTickets(db: Executor, now: string, limit: number): Promise<Ar
 }
 
 /**
- * Takes the ticket's row for the transaction when it is still due (SQLite: the write lock at once,
- * so what is read next cannot go stale; PostgreSQL: the row lock): false when another sweep or a
- * change of the ticket got there first.
+ * SQLite: takes the ticket for the transaction when it is still due (the write lock at once, so
+ * what is read next cannot go stale): false when another sweep or a change of the ticket got there
+ * first.
  */
 async function claimDueTicket(trx: Executor, organizationId: string, id: string, now: string): Promise<boolean> {
   const result = await trx
