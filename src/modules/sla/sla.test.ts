@@ -297,6 +297,34 @@ describe('SLA deadline events', () => {
     }
   });
 
+  it('on PostgreSQL a group of due tickets costs the same statements whatever its size', async () => {
+    const { org } = await orgWithPolicy();
+    at(0);
+    const few = [];
+    for (let i = 0; i < 2; i++) few.push(await ticket(org.adminKey, { priority: 'high' }));
+    at(1);
+    const many = [];
+    for (let i = 0; i < 40; i++) many.push(await ticket(org.adminKey, { priority: 'high' }));
+    vi.useRealTimers();
+    // Every statement the sweep sends but its transactions' begin and commit.
+    let statements = 0;
+    const counted = t.store.db.withPlugin({
+      transformQuery: (args) => (statements++, args.node),
+      transformResult: (args) => Promise.resolve(args.result),
+    });
+    const sweep = async (minutes: number) => {
+      statements = 0;
+      const swept = await sweepSlaOnce({ ...t.store, db: counted }, new Date(T0 + minutes * MINUTE));
+      return { swept, statements };
+    };
+    const small = await sweep(20);
+    const large = await sweep(21);
+    expect([small.swept, large.swept]).toEqual([2, 40]);
+    // The due read, the claim and read of the group, its update, its events.
+    if (t.store.dialect === 'postgres') expect([small.statements, large.statements]).toEqual([4, 4]);
+    for (const created of [...few, ...many]) expect(await slaEvents(org.adminKey, created.id)).toEqual(['sla.warning:first_response']);
+  });
+
   it('a ticket that cannot be swept holds back no other; the run fails and the others fire once', async () => {
     const { org } = await orgWithPolicy();
     at(0);
