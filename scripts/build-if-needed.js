@@ -32,5 +32,10 @@ const webBuilt = existsSync(webStamp) ? statSync(webStamp).mtimeMs : 0;
 const webSources = Math.max(newestSource(join(root, 'web')), newestSource(join(root, 'sdk')));
 if (webBuilt < webSources) {
   process.stderr.write('building the agent console (vite)...\n');
-  execFileSync(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn', '--config', join(root, 'web', 'vite.config.ts')], { stdio: 'inherit' });
+  // NODE_ENV production whoever runs this: under Vitest (NODE_ENV=test, the browser tests' build) Vite
+  // would otherwise bundle React's development build (544 KB against 309), and `npm start` serve it.
+  execFileSync(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn', '--config', join(root, 'web', 'vite.config.ts')], {
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
 }

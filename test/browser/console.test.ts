@@ -58,6 +58,10 @@ describe.skipIf(!available)('the agent console in a real browser', () => {
     expect(res.status).toBe(200);
     const csp = res.headers.get('content-security-policy') ?? '';
     expect(csp).toContain("script-src 'self'");
+    // React's production build, even when the build above ran under Vitest (NODE_ENV=test): the
+    // development build's error messages link to react.dev.
+    const html = await res.clone().text();
+    for (const [, script] of html.matchAll(/src="(\/app\/assets\/[^"]+\.js)"/g)) expect(await (await fetch(`${base}${script}`)).text()).not.toContain('react.dev/link');
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).not.toContain('unsafe-inline');
     await withPage(async (page) => {
