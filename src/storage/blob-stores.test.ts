@@ -368,6 +368,23 @@ describe('the disk backend sweep', () => {
     expect((await t.app.inject({ method: 'GET', url: `${url.pathname}${url.search}` })).body).toBe('late');
   });
 
+  it("staging an id another writer holds fails and leaves that writer's file to publish", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'ticketing-stage-'));
+    try {
+      const store = new DiskBlobStore(root);
+      const id = randomUUID();
+      await store.stage(id, Readable.from([Buffer.from('first')]));
+      // Two recoveries of one mail stage the same part id: the second cannot open it (EEXIST).
+      await expect(store.stage(id, Readable.from([Buffer.from('second')]))).rejects.toMatchObject({ code: 'EEXIST' });
+      await store.publish(id);
+      const chunks: Buffer[] = [];
+      for await (const chunk of store.open(id)) chunks.push(chunk as Buffer);
+      expect(Buffer.concat(chunks).toString()).toBe('first');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it("an upload's own publish succeeds when a sweep moved its file first", async () => {
     const ticketId = await createTicket(t);
     const store = new DiskBlobStore(join(t.dataDir, 'attachments'));

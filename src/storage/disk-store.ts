@@ -52,13 +52,19 @@ export class DiskBlobStore implements BlobStore {
       bytes += chunk.length;
     });
     const sink = createWriteStream(target, { flags: 'wx' });
+    let opened = false;
+    sink.once('open', () => {
+      opened = true;
+    });
     try {
       await pipeline(source, sink);
     } catch (error) {
       // A source that fails at once can beat the file's open: wait for it to close, or the file is
       // created after the removal and left behind.
       if (!sink.closed) await new Promise<void>((resolve) => sink.once('close', () => resolve()));
-      await rm(target, { force: true });
+      // Only a file this call created: one it could not open (EEXIST: the same id staged by another
+      // writer, as two recoveries of one mail are) is that writer's, about to be published.
+      if (opened) await rm(target, { force: true });
       throw error;
     }
     return bytes;
