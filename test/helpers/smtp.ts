@@ -53,6 +53,8 @@ export class SmtpReceiver {
         });
       },
     });
+    // A sender killed mid-conversation resets its connection: expected here, never a test failure.
+    this.server.on('error', () => {});
   }
 
   async listen(): Promise<string> {
