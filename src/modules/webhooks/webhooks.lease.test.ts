@@ -62,9 +62,9 @@ describe('lease-checked writes of delivery results', () => {
     await t.store.db.updateTable('webhook_endpoints').set({ lease_expires_at: new Date(0).toISOString() }).where('id', '=', hook.id).execute();
     const second = startWebhookWorker({ store: t.store, config: t.config, log: t.app.log });
     workers.push(second);
-    await eventually(() => receiver.at('/lease').length === 3, 5_000, 'the second worker to deliver');
+    await eventually(() => receiver.at('/lease').length === 3, 15_000, 'the second worker to deliver');
     const log = async () => (await t.request({ method: 'GET', url: `/v1/webhooks/${hook.id}/deliveries` })).json<Delivery[]>();
-    await eventually(async () => (await log())[0]?.status === 'succeeded', 5_000, 'the delivery to succeed');
+    await eventually(async () => (await log())[0]?.status === 'succeeded', 15_000, 'the delivery to succeed');
     expect(Date.now() - hungAt).toBeLessThan(TIMEOUT_MS);
 
     // Now the first holder's request times out: its last attempt failed, which, were it still the

@@ -82,7 +82,7 @@ describe('the delivery log keeps what the receiver answered', () => {
     const [done] = await eventually(async () => {
       const list = await deliveries(hook.id, key);
       return list[0]?.status === 'succeeded' && list;
-    }, 5_000);
+    }, 15_000);
     expect(done).toMatchObject({ response_status: 200, response_body: '{"received":true}', error: null });
   });
 });
@@ -105,11 +105,11 @@ describe('retrying a delivery by hand sends it now', () => {
     const answered = res.json<Delivery>();
     expect(answered.status).toBe('pending');
     expect(Math.abs(Date.parse(answered.next_attempt_at!) - before)).toBeLessThan(5_000);
-    await eventually(() => receiver.at('/pending').length === 2, 5_000, 'the retried delivery to be sent now');
+    await eventually(() => receiver.at('/pending').length === 2, 15_000, 'the retried delivery to be sent now');
     const [done] = await eventually(async () => {
       const list = await deliveries(hook.id, key);
       return list[0]?.status === 'succeeded' && list;
-    }, 5_000);
+    }, 15_000);
     expect(done!.attempts).toBe(2);
   });
 
@@ -126,7 +126,7 @@ describe('retrying a delivery by hand sends it now', () => {
     const [failed] = await eventually(async () => {
       const list = await deliveries(hook.id, key);
       return list[0]?.status === 'failed' && list;
-    }, 5_000);
+    }, 15_000);
     expect(failed!.attempts).toBe(2);
     const endpoint = (await t.request({ method: 'GET', url: `/v1/webhooks/${hook.id}`, key })).json<{ status: string }>();
     expect(endpoint.status).toBe('disabled');
@@ -136,11 +136,11 @@ describe('retrying a delivery by hand sends it now', () => {
     const res = await retry(hook.id, failed!.id, key);
     expect(res.statusCode).toBe(202);
     expect(res.json<Delivery>().status).toBe('pending');
-    await eventually(() => receiver.at('/failed').length === 3, 5_000, 'the retried delivery to be sent now');
+    await eventually(() => receiver.at('/failed').length === 3, 15_000, 'the retried delivery to be sent now');
     const [done] = await eventually(async () => {
       const list = await deliveries(hook.id, key);
       return list[0]?.status === 'succeeded' && list;
-    }, 5_000);
+    }, 15_000);
     expect(done!.attempts).toBe(3);
   });
 });
