@@ -54,7 +54,10 @@ export class SmtpReceiver {
       },
     });
     // A sender killed mid-conversation resets its connection: expected here, never a test failure.
-    this.server.on('error', () => {});
+    // Any other server error still is.
+    this.server.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ECONNRESET' && error.code !== 'EPIPE') throw error;
+    });
   }
 
   async listen(): Promise<string> {
